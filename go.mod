@@ -1,0 +1,3 @@
+module github.com/locus-mc/locus
+
+go 1.26
