@@ -167,9 +167,9 @@ func (ar Arith) Format(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func (c *Checker) arith() Arith               { return Arith{Unsigned: c.unsigned} }
-func (c *Checker) less(a, b int64) bool       { return c.arith().Less(a, b) }
-func (c *Checker) fmtInt(v int64) string      { return c.arith().Format(v) }
+func (c *Checker) arith() Arith          { return Arith{Unsigned: c.unsigned} }
+func (c *Checker) less(a, b int64) bool  { return c.arith().Less(a, b) }
+func (c *Checker) fmtInt(v int64) string { return c.arith().Format(v) }
 func (c *Checker) inRange(t *Type, v int64) bool {
 	if t.Kind == TRange {
 		return !c.less(v, t.Lo) && !c.less(t.Hi, v)
