@@ -49,9 +49,9 @@ type compiler struct {
 	env   map[*murphi.Object]binding
 	procs map[*murphi.ProcDecl]*proc
 
-	frameTop, frameMax int
-	fn                 *proc // function being compiled, nil in rules
-	err                *CompileError
+	frameTop, frameMax           int
+	fn                           *proc // function being compiled, nil in rules
+	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
 }
 
@@ -144,9 +144,9 @@ func (c *compiler) alloc(n int) int {
 // ruleCtx carries what enclosing rulesets, aliases and chooses add to the
 // rules inside them.
 type ruleCtx struct {
-	params  []string                // "i:pid_1", for instance names
-	aliases [][]*murphi.AliasDecl   // alias-rule bindings, outermost first
-	chooses []chooseGuard           // implicit "entry is present" guards
+	params  []string              // "i:pid_1", for instance names
+	aliases [][]*murphi.AliasDecl // alias-rule bindings, outermost first
+	chooses []chooseGuard         // implicit "entry is present" guards
 	parent  *ruleCtx
 }
 
