@@ -255,18 +255,14 @@ func (c *compiler) expr(x murphi.Expr) value {
 	if tv.Const && tv.Type != nil && tv.Type.IsSimple() {
 		return constV(tv.Value)
 	}
-	if tv.Type != nil && tv.Type.Kind == murphi.TBool {
-		switch x.(type) {
-		case *murphi.Ident, *murphi.IndexExpr, *murphi.FieldExpr, *murphi.CallExpr, *murphi.ParenExpr:
-		default:
-			b := c.cond(x)
-			return value{fn: func(mc *Machine) int64 {
-				if b(mc) {
-					return 1
-				}
-				return 0
-			}}
-		}
+	if tv.Type != nil && tv.Type.Kind == murphi.TBool && condNative(x) {
+		b := c.cond(x)
+		return value{fn: func(mc *Machine) int64 {
+			if b(mc) {
+				return 1
+			}
+			return 0
+		}}
 	}
 	switch x := x.(type) {
 	case *murphi.ParenExpr:
@@ -497,6 +493,25 @@ func (c *compiler) cond(x murphi.Expr) boolFn {
 	}
 	f := v.fn
 	return func(mc *Machine) bool { return f(mc) != 0 }
+}
+
+// condNative reports whether cond compiles x itself (rather than through expr).
+func condNative(x murphi.Expr) bool {
+	switch x := x.(type) {
+	case *murphi.UnaryExpr:
+		return x.Op == murphi.NOT
+	case *murphi.BinaryExpr:
+		switch x.Op {
+		case murphi.LAND, murphi.LOR, murphi.IMPLIES, murphi.EQL, murphi.NEQ,
+			murphi.LSS, murphi.LEQ, murphi.GTR, murphi.GEQ:
+			return true
+		case murphi.AND, murphi.OR:
+			return x.Logical
+		}
+	case *murphi.QuantExpr, *murphi.IsUndefinedExpr, *murphi.IsMemberExpr:
+		return true
+	}
+	return false
 }
 
 // typeOf returns the checked type of a type expression.
