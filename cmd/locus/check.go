@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/locus-mc/locus/core/verify"
 )
@@ -56,7 +55,7 @@ func (f sizeFlag) Set(s string) error {
 	return nil
 }
 
-func runCheck(args []string, stdout, stderr *os.File) int {
+func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -115,6 +114,10 @@ func runCheck(args []string, stdout, stderr *os.File) int {
 	}
 	if opts.Bound < 0 {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
+		return exitRejected
+	}
+	if err := verify.ValidateOptions(opts); err != nil {
+		fmt.Fprintf(stderr, "locus check: %v\n", err)
 		return exitRejected
 	}
 	file := files[0]
@@ -220,10 +223,14 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string) {
 	}
 	fmt.Fprintf(w, "Rules fired:  %s\n", commas(res.RulesFired))
 	fmt.Fprintf(w, "Depth:        %d\n", res.Depth)
-	fmt.Fprintf(w, "Time:         %s  (%s states/s, %s rules/s)\n",
-		time.Duration(res.Seconds*float64(time.Second)).Round(time.Millisecond), commas(int64(res.StatesPerSec)), commas(int64(res.RulesPerSec)))
-	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g bytes) per state\n",
-		human(res.PeakBytes), human(res.RSSBytes), res.StateBits, res.BytesPerState)
+	fmt.Fprintf(w, "Time:         %.3f s  (%s states/s, %s rules/s)\n",
+		res.Seconds, commas(int64(res.StatesPerSec)), commas(int64(res.RulesPerSec)))
+	unit := "bytes"
+	if res.BytesPerState == 1 {
+		unit = "byte"
+	}
+	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g %s) per state\n",
+		human(res.PeakBytes), human(res.RSSBytes), res.StateBits, res.BytesPerState, unit)
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		fmt.Fprintf(w, "Disk:         %s written, %s read\n", human(res.DiskWritten), human(res.DiskRead))
 	}

@@ -728,6 +728,15 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		} else {
 			spans = []span{{t.Lo, t.Hi}}
 		}
+		total := uint64(0)
+		for _, s := range spans {
+			total += uint64(s.hi-s.lo) + 1
+		}
+		if total > MaxLoopIterations {
+			err := &RuntimeError{Kind: ErrLoopLimit, Pos: q.Pos(),
+				Msg: fmt.Sprintf("quantifier %s ranges over %d values (more than %d)", q.Name.Name, total, MaxLoopIterations)}
+			return func(*Machine, func(*Machine) bool) bool { panic(err) }
+		}
 		if len(spans) == 1 {
 			lo, hi := spans[0].lo, spans[0].hi
 			return func(mc *Machine, body func(*Machine) bool) bool {
@@ -774,9 +783,13 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 			}
 		}
 		up := ar.Unsigned || step > 0
-		for v := lo; ; {
+		for v, n := lo, 0; ; n++ {
 			if up && ar.Less(hi, v) || !up && ar.Less(v, hi) {
 				return false
+			}
+			if n >= MaxLoopIterations {
+				panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
+					Msg: fmt.Sprintf("for loop ran more than %d iterations", MaxLoopIterations)})
 			}
 			mc.mem[mc.fp+slot] = v
 			if body(mc) {

@@ -48,8 +48,9 @@ func (e *RuntimeError) Error() string { return e.Msg }
 // transition is discarded silently.
 type assumeAbort struct{}
 
-// MaxLoopIterations bounds one while loop; beyond it the rule fails with
-// ErrLoopLimit (CMurphi stops at 1000 by default; Rumur never stops).
+// MaxLoopIterations bounds one loop (while, for, forall, exists); beyond it
+// the rule fails with ErrLoopLimit instead of hanging the checker (CMurphi
+// stops while loops at 1000 by default; Rumur never stops).
 const MaxLoopIterations = 1 << 20
 
 // maxStack bounds the frame stack (slots), i.e. recursion depth.

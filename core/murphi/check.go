@@ -62,6 +62,8 @@ type Checker struct {
 	inRule     bool // a rule, startstate (no return value allowed)
 	sideEffect string
 	writes     *bool // where to record global writes of the current function
+
+	stateLeaves uint64
 }
 
 // Check resolves names and types in m. It returns the checked model and all
@@ -252,6 +254,10 @@ func (c *Checker) decl(d Decl, global bool) {
 			c.declare(obj)
 			if global {
 				c.out.Globals = append(c.out.Globals, obj)
+				c.stateLeaves += Leaves(typ)
+				if c.stateLeaves > maxLeaves && c.stateLeaves-Leaves(typ) <= maxLeaves {
+					c.r.errorf(n.Pos(), "the state has more than %d scalar components; Locus cannot store it", maxLeaves)
+				}
 			}
 		}
 	}

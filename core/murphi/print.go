@@ -32,9 +32,8 @@ func writeExpr(b *strings.Builder, x Expr) {
 	case *UndefinedLit:
 		b.WriteString("undefined")
 	case *ParenExpr:
-		b.WriteByte('(')
+		// Operators print their own parentheses.
 		writeExpr(b, x.X)
-		b.WriteByte(')')
 	case *UnaryExpr:
 		b.WriteString(x.Op.String())
 		b.WriteByte('(')
