@@ -717,6 +717,7 @@ type loopFn func(mc *Machine, body func(*Machine) bool) bool
 
 // iterate compiles a loop over a quantifier's values.
 func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
+	pos := q.Pos()
 	if q.Type != nil {
 		t := q.Name.Obj.Type
 		type span struct{ lo, hi int64 }
@@ -741,6 +742,7 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 			lo, hi := spans[0].lo, spans[0].hi
 			return func(mc *Machine, body func(*Machine) bool) bool {
 				for v := lo; ; v++ {
+					mc.step(pos)
 					mc.mem[mc.fp+slot] = v
 					if body(mc) {
 						return true
@@ -754,6 +756,7 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		return func(mc *Machine, body func(*Machine) bool) bool {
 			for _, s := range spans {
 				for v := s.lo; ; v++ {
+					mc.step(pos)
 					mc.mem[mc.fp+slot] = v
 					if body(mc) {
 						return true
@@ -772,7 +775,6 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		by = c.expr(q.By).f()
 	}
 	ar := c.ar
-	pos := q.Pos()
 	return func(mc *Machine, body func(*Machine) bool) bool {
 		lo, hi := from(mc), to(mc)
 		step := int64(1)
@@ -791,6 +793,7 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 				panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
 					Msg: fmt.Sprintf("for loop ran more than %d iterations", MaxLoopIterations)})
 			}
+			mc.step(pos)
 			mc.mem[mc.fp+slot] = v
 			if body(mc) {
 				return true
