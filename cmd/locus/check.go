@@ -123,7 +123,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	file := files[0]
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return report(stdout, stderr, jsonOut, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, file, trace)
+		return report(stdout, stderr, jsonOut, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, file, trace, nil)
 	}
 	if fsys, cleanup, err := diskFS(diskDir); err != nil {
 		fmt.Fprintf(stderr, "locus check: %v\n", err)
@@ -158,10 +158,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	res := verify.Check(ctx, file, src, opts)
 	res.RSSBytes = peakRSS()
-	return report(stdout, stderr, jsonOut, res, file, trace)
+	return report(stdout, stderr, jsonOut, res, file, trace, src)
 }
 
-func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string) int {
+func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string, src []byte) int {
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -171,7 +171,7 @@ func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, tr
 		enc.Encode(res)
 		return exitCode(res.Verdict)
 	}
-	printHuman(stdout, stderr, res, file, trace)
+	printHuman(stdout, stderr, res, file, trace, src)
 	return exitCode(res.Verdict)
 }
 
@@ -184,13 +184,31 @@ func stripTraces(res *verify.Result) {
 	}
 }
 
-func printHuman(w, ew io.Writer, res *verify.Result, file, trace string) {
+func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []byte) {
+	lines := strings.Split(string(src), "\n")
 	for _, d := range res.Diagnostics {
 		sev := ""
 		if d.Severity == "warning" {
 			sev = "warning: "
 		}
 		fmt.Fprintf(ew, "%s:%d:%d: %s%s\n", d.File, d.Line, d.Col, sev, d.Message)
+		if d.Line >= 1 && d.Line <= len(lines) {
+			// The source line, and a caret under the column (tabs kept so
+			// that it lines up).
+			line := strings.TrimRight(lines[d.Line-1], "\r")
+			var pad []rune
+			for i, r := range []rune(line) {
+				if i >= d.Col-1 {
+					break
+				}
+				if r == '\t' {
+					pad = append(pad, '\t')
+				} else {
+					pad = append(pad, ' ')
+				}
+			}
+			fmt.Fprintf(ew, "    %s\n    %s^\n", line, string(pad))
+		}
 	}
 	switch res.Verdict {
 	case verify.Rejected:

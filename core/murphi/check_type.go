@@ -60,7 +60,7 @@ func (c *Checker) typeExpr(t TypeExpr) *Type {
 	case *NamedType:
 		obj := c.scope.Lookup(t.Name.Name)
 		if obj == nil {
-			c.r.errorf(t.Pos(), "undefined type %s", t.Name.Name)
+			c.undefined(t.Name, " type")
 			return InvalidType
 		}
 		t.Name.Obj = obj
