@@ -153,7 +153,8 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	buf := s.rec[:s.m.StateBytes]
 	s.m.Pack(slots, buf)
 	h := state.Hash(buf)
-	if idx := s.table.Lookup(buf, h); idx >= 0 {
+	found, at := s.table.Find(buf, h)
+	if idx := found; idx >= 0 {
 		if s.liveness != nil && parent >= 0 {
 			if err := s.liveness.add(parent, idx); err != nil {
 				s.incomplete(err)
@@ -185,9 +186,7 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 			return s.stop
 		}
 	}
-	// Pack again: property evaluation may not touch slots, but the buffer
-	// is shared with the record being built.
-	idx, _, err := s.table.Insert(buf, h)
+	idx, err := s.table.InsertAt(at, buf, h)
 	if err != nil {
 		s.incomplete(err)
 		return true
