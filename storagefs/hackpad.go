@@ -21,7 +21,7 @@ type hpDriver struct {
 	// the sentinels; it returns nil for errors it does not know.
 	classify  func(error) error
 	spaceFn   func() (Space, error)
-	persisted bool // what persist reports
+	persistFn func() (bool, error)
 }
 
 func (d *hpDriver) path(name string) string { return path.Join(d.dir, name) }
@@ -154,6 +154,11 @@ func (d *hpDriver) space() (Space, error) {
 	return d.spaceFn()
 }
 
-func (d *hpDriver) persist() (bool, error) { return d.persisted, nil }
+func (d *hpDriver) persist() (bool, error) {
+	if d.persistFn == nil {
+		return false, nil
+	}
+	return d.persistFn()
+}
 
 func (d *hpDriver) close() error { return nil }

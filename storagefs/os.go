@@ -32,7 +32,7 @@ func NewOS(dir string, opts Options) (FS, error) {
 		fs:        sub,
 		dir:       ".",
 		spaceFn:   func() (Space, error) { return statfs(abs) },
-		persisted: true,
+		persistFn: func() (bool, error) { return true, nil },
 	}
 	return newStore("os", d, opts)
 }
