@@ -15,7 +15,7 @@ import (
 // handler when a test deletes a database under an open connection, and
 // the process hung. Browsers' wasm_exec.js already writes synchronously.
 const syncConsole = `
-if (typeof process === "object" && fs && typeof fs.writeSync === "function") {
+if (typeof process === "object" && process.versions && process.versions.node && typeof fs.writeSync === "function") {
 	const write = fs.write;
 	fs.write = function (fd, buf, off, len, pos, cb) {
 		if (fd !== 1 && fd !== 2) return write.apply(fs, arguments);

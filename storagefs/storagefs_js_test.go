@@ -124,7 +124,7 @@ func TestOpenBrowser(t *testing.T) {
 }
 
 // quotaLimit returns the origin quota the browser test imposed, in bytes;
-// the quota tests only make sense under it.
+// the quota test only makes sense under it.
 func quotaLimit(t *testing.T) int64 {
 	q, _ := strconv.ParseInt(os.Getenv("LOCUS_ORIGIN_QUOTA"), 10, 64)
 	if q <= 0 {
@@ -136,11 +136,6 @@ func quotaLimit(t *testing.T) int64 {
 func TestOPFSQuota(t *testing.T) {
 	requireOPFS(t)
 	storagetest.FillUntilQuota(t, opfsHarness, quotaLimit(t))
-}
-
-func TestIndexedDBQuota(t *testing.T) {
-	requireIndexedDB(t)
-	storagetest.FillUntilQuota(t, idbHarness, quotaLimit(t))
 }
 
 func BenchmarkIndexedDB(b *testing.B) {
