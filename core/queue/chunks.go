@@ -26,6 +26,10 @@ type seg struct {
 	recs int64
 }
 
+// minSegment is the smallest segment a share of 2 MiB or more gets; tests
+// lower it to get many chunks from small shares.
+var minSegment int64 = 1 << 20
+
 // errFull says a disk queue holds all the chunks its share allows.
 var errFull = errors.New("queue: memory share full")
 
@@ -72,11 +76,11 @@ func geometry(rec int, memShare int64) (size, count int, err error) {
 		return 0, 0, fmt.Errorf("queue: records of %s exceed the largest segment (%s)",
 			budget.FormatBytes(int64(rec)), budget.FormatBytes(storagefs.MaxSegmentSize))
 	}
-	s := min(max(memShare/8, 1<<20), storagefs.MaxSegmentSize)
+	s := min(max(memShare/8, minSegment), storagefs.MaxSegmentSize)
 	if 2*s > memShare {
 		s = memShare / 2
 	}
-	size = int(s) / rec * rec
+	size = max(int(s)/rec, 1) * rec // records over 1 MiB get one per segment
 	return size, int(memShare / int64(size)), nil
 }
 

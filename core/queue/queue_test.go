@@ -148,14 +148,18 @@ func TestFIFOModel(t *testing.T) {
 		name     string
 		recSize  int
 		memShare int64 // 0: memory-only queue
+		minSeg   int64 // if set, the smallest segment (default 1 MiB)
 	}{
-		{"memory-rec1", 1, 0},
-		{"memory-rec24", 24, 0},
-		{"memory-rec100", 100, 0},
-		{"disk-rec8-two-chunks", 8, 256},
-		{"disk-rec24-odd-share", 24, 1000},
-		{"disk-rec3-many-chunks", 3, 3000},
-		{"disk-rec100-two-records", 100, 200},
+		{"memory-rec1", 1, 0, 0},
+		{"memory-rec24", 24, 0, 0},
+		{"memory-rec100", 100, 0, 0},
+		{"disk-rec8-two-chunks", 8, 256, 0},
+		{"disk-rec24-odd-share", 24, 1000, 0},
+		{"disk-rec3-two-chunks", 3, 3000, 0},
+		{"disk-rec100-two-records", 100, 200, 0},
+		{"disk-rec8-eight-chunks", 8, 2048, 1},
+		{"disk-rec3-eight-odd-chunks", 3, 1000, 1},
+		{"disk-rec1-many-chunks", 1, 777, 1},
 	}
 	for _, tt := range tests {
 		if tt.memShare == 0 {
@@ -174,6 +178,9 @@ func TestFIFOModel(t *testing.T) {
 		}
 		for fsName, newFS := range stores(t) {
 			t.Run(tt.name+"-"+fsName, func(t *testing.T) {
+				if tt.minSeg > 0 {
+					defer queue.SetMinSegment(tt.minSeg)()
+				}
 				b := budget.New(0)
 				fs := newFS()
 				q, err := queue.NewDisk(tt.recSize, b, tt.memShare, fs, "q-")
@@ -205,12 +212,16 @@ func TestLIFOModel(t *testing.T) {
 	}{
 		{"memory-rec16", 16, 0},
 		{"disk-rec8-two-chunks", 8, 256},
-		{"disk-rec5-many-chunks", 5, 2000},
+		{"disk-rec5-two-chunks", 5, 2000},
+		{"disk-rec5-eight-chunks", 5, 4000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := budget.New(0)
 			fs := storagefs.NewMemory(storagefs.Options{})
+			if tt.name == "disk-rec5-eight-chunks" {
+				defer queue.SetMinSegment(1)()
+			}
 			var q queue.LIFO
 			if tt.memShare == 0 {
 				q = queue.NewMemoryLIFO(tt.recSize, b)
@@ -292,6 +303,7 @@ func TestGeometry(t *testing.T) {
 		{64, 8 << 20, 1 << 20},
 		{100, 64 << 20, (8 << 20) / 100 * 100},
 		{64, 1 << 30, 16 << 20},
+		{3 << 20, 10 << 20, 3 << 20}, // records over the 1 MiB floor: one per segment
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("rec%d-share%d", tt.recSize, tt.memShare), func(t *testing.T) {

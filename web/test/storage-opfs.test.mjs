@@ -168,7 +168,7 @@ test('a full origin quota is ErrQuotaExceeded on OPFS', { timeout: 300_000 }, as
 });
 
 test('segment throughput in Chromium (STORAGE_BENCH=1)', { timeout: 600_000, skip: !process.env.STORAGE_BENCH }, async () => {
-  const r = await runGo(['-test.run', '^$', '-test.bench', '^Benchmark(OPFS|IndexedDB|Memory)$', '-test.benchtime', '2s'],
+  const r = await runGo(['-test.run', '^$', '-test.bench', '^Benchmark(OPFS|IndexedDB)$', '-test.benchtime', '2s'],
     { LOCUS_REQUIRE_OPFS: '1' });
   assert.equal(r.code, 0, r.text);
   console.log(r.text);
