@@ -21,7 +21,7 @@ var (
 
 // Error records a failed store operation.
 type Error struct {
-	Op   string // "write", "read", "open", "remove", "list", "space", "persist"
+	Op   string // "write", "read", "open", "remove", "list", "space", "persist", "close"
 	Kind string // backend, as FS.Kind
 	Name string // segment or prefix, if any
 	Err  error  // a sentinel, possibly wrapping the backend's own error

@@ -34,7 +34,10 @@ type fifo struct {
 // bytes of records in memory (reserved from b as part "queue"), the rest
 // in segments of fs named prefix followed by 16 hex digits. The prefix
 // must not be shared with (or be a prefix of) another live queue's on fs;
-// segments an earlier run left under it are deleted.
+// segments an earlier run left under it are deleted. Two chunks are
+// reserved at once; more are reserved as the queue grows, and if b
+// refuses one before memShare is used the queue swaps out sooner instead
+// of failing.
 func NewDisk(recSize int, b *budget.Budget, memShare int64, fs storagefs.FS, prefix string) (FIFO, error) {
 	checkRecSize(recSize)
 	q := &fifo{c: newChunks(recSize, b)}

@@ -138,6 +138,8 @@ function assertRan(r, names) {
   assert.doesNotMatch(r.text, /--- FAIL|--- SKIP: Test(OPFS|IndexedDB|OpenBrowser)/, r.text);
   for (const n of names) assert.match(r.text, new RegExp(`^--- PASS: ${n} `, 'm'), `${n} did not pass:\n${r.text}`);
   assert.match(r.text, /^PASS$/m);
+  const count = (re) => (r.text.match(re) || []).length;
+  console.log(`go test in the Worker: ${count(/--- PASS/g)} passed, ${count(/--- SKIP/g)} skipped`);
 }
 
 test('storagefs suite on OPFS and IndexedDB in a dedicated Worker', { timeout: 300_000 }, async () => {
