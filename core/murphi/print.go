@@ -279,7 +279,11 @@ func writeDecl(b *strings.Builder, d Decl, depth int) {
 			b.WriteByte(' ')
 		}
 		if d.Guard != nil {
-			writeExpr(b, d.Guard)
+			g := exprString(d.Guard)
+			if g != "" && g[0] >= '0' && g[0] <= '9' {
+				g = "(" + g + ")" // else it would read as a priority
+			}
+			b.WriteString(g)
 			b.WriteString(" ==>")
 		}
 		b.WriteByte('\n')
