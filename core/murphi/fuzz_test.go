@@ -73,6 +73,9 @@ func FuzzFrontEnd(f *testing.F) {
 			}
 			return
 		}
+		if len(mod.Rules) > 256 || len(mod.Starts) > 256 || mod.MaxFrame() > 1<<12 {
+			return // legal, but each expansion would be slow
+		}
 		// Run the start states and one expansion: run-time errors are
 		// fine, panics are not.
 		mc := mod.NewMachine()

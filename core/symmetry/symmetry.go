@@ -69,18 +69,19 @@ type Reducer struct {
 	classes         [][]class
 	order           []int
 	elems           int // total elements over all permuted types
-	used            []bool
 	active          []int // leaves that involve a permuted type
 	refine          bool  // colours may need more than one round
 	classElems      [][]int
 	classGroups     [][]int
+	classUsed       [][]bool
 	tried           []bool
 	Candidates      int64 // candidate permutations tried (statistics)
 }
 
 type class struct {
-	elems  []int // elements of this colour, in old order
-	groups []int // interchangeable group of each element (index into elems' group ids)
+	elems  []int  // elements of this colour, in old order
+	groups []int  // interchangeable group of each element (index into elems' group ids)
+	used   []bool // scratch for enumeration: element already labelled
 }
 
 // New returns a Reducer for m, or nil if m has no scalarset to permute
@@ -137,6 +138,7 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		r.perm = append(r.perm, make([]int, t.n))
 		r.classElems = append(r.classElems, make([]int, t.n))
 		r.classGroups = append(r.classGroups, make([]int, t.n))
+		r.classUsed = append(r.classUsed, make([]bool, t.n))
 	}
 	r.classes = make([][]class, len(r.types))
 	maxN := 0
@@ -147,7 +149,6 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		}
 	}
 	r.order = make([]int, 0, maxN)
-	r.used = make([]bool, maxN)
 	r.tried = make([]bool, maxN)
 	return r
 }
@@ -461,7 +462,7 @@ func (r *Reducer) buildClasses(s []int64) {
 			for hi < n && col[elems[hi]] == col[elems[lo]] {
 				hi++
 			}
-			cl := class{elems: elems[lo:hi], groups: groups[lo:hi]}
+			cl := class{elems: elems[lo:hi], groups: groups[lo:hi], used: r.classUsed[t][lo:hi]}
 			for i := range cl.groups {
 				cl.groups[i] = -1
 			}
@@ -517,12 +518,13 @@ func (r *Reducer) enumerate(t, ci, label int, first *bool) {
 		r.enumerate(t+1, 0, 0, first)
 		return
 	}
+	// Each class has its own scratch: enumeration of later classes runs
+	// inside this one's loop.
 	cl := &r.classes[t][ci]
-	used := r.used[:len(cl.elems)]
-	for i := range used {
-		used[i] = false
+	for i := range cl.used {
+		cl.used[i] = false
 	}
-	r.assign(t, ci, cl, label, 0, used, first)
+	r.assign(t, ci, cl, label, 0, cl.used, first)
 }
 
 // assign gives labels label.. to the elements of class cl: at each step any

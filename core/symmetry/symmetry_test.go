@@ -88,13 +88,13 @@ func TestCanonical(t *testing.T) {
 			if exact == nil {
 				t.Fatal("no scalarset found")
 			}
-			states := reachable(m, 400)
+			states := reachable(m, 3000)
 			n := m.NumSlots
 			c1, c2, h := make([]int64, n), make([]int64, n), make([]int64, n)
 			for _, s := range states {
 				copy(c1, s)
 				exact.Canonicalize(c1)
-				for trial := 0; trial < 5; trial++ {
+				for trial := 0; trial < 3; trial++ {
 					// A random relabelling of every scalarset.
 					for ti, pt := range exact.types {
 						p := rng.Perm(pt.n)
