@@ -68,7 +68,7 @@ type Reducer struct {
 	perm            [][]int // element -> new label
 	classes         [][]class
 	order           []int
-	elems           int // total elements over all permuted types
+	elems           int   // total elements over all permuted types
 	active          []int // leaves that involve a permuted type
 	refine          bool  // colours may need more than one round
 	classElems      [][]int
