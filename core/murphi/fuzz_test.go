@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
@@ -35,6 +36,12 @@ func seedModels(f *testing.F) {
 func FuzzFrontEnd(f *testing.F) {
 	seedModels(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if os.Getenv("LOCUS_FUZZ_SLOW") != "" {
+			// Find slow inputs: crash (so the fuzzer saves the input)
+			// if one takes seconds.
+			timer := time.AfterFunc(3*time.Second, func() { panic("slow input") })
+			defer timer.Stop()
+		}
 		m, errs := murphi.ParseFile("fuzz.m", src)
 		for _, e := range errs {
 			if e.Offset.IsValid() && (e.Pos.Line < 1 || e.Pos.Col < 1) {
