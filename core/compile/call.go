@@ -19,6 +19,7 @@ type proc struct {
 	resultSize int
 	params     []procParam
 	frame      int
+	init       span // local variable slots, which start undefined
 	body       []stmtFn
 	compiled   bool
 }
@@ -42,7 +43,7 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 		p.resultSize = SlotSize(p.resultType)
 	}
 	// Compile in a fresh unit, saving the caller's.
-	saveTop, saveMax, saveFn := c.frameTop, c.frameMax, c.fn
+	saveTop, saveMax, saveFn, saveLocals := c.frameTop, c.frameMax, c.fn, c.locals
 	c.frameTop, c.frameMax, c.fn = 0, 0, p
 	c.alloc(p.resultSize)
 	for _, prm := range d.Params {
@@ -62,14 +63,15 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 			}
 		}
 	}
-	c.locals(d.Decls)
+	c.bindLocals(d.Decls)
+	p.init = c.locals
 	p.body = c.stmts(d.Body)
 	p.frame = c.frameMax
 	if p.frame > c.m.maxFrame {
 		c.m.maxFrame = p.frame
 	}
 	p.compiled = true
-	c.frameTop, c.frameMax, c.fn = saveTop, saveMax, saveFn
+	c.frameTop, c.frameMax, c.fn, c.locals = saveTop, saveMax, saveFn, saveLocals
 	return p
 }
 
@@ -110,7 +112,9 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 			mc.grow(need)
 		}
 		mc.sp = need
-		f := mc.mem[base:need]
+		// Locals start undefined; parameters, the result and temporaries
+		// are always written before they are read.
+		f := mc.mem[base+p.init.Lo : base+p.init.Hi]
 		for i := range f {
 			f[i] = undef
 		}
@@ -139,7 +143,13 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 func (c *compiler) arg(p *proc, prm procParam, a murphi.Expr) argFn {
 	off := prm.off
 	if _, undef := a.(*murphi.UndefinedLit); undef {
-		return func(*Machine, int) {} // the frame starts undefined
+		n := prm.size
+		return func(mc *Machine, base int) {
+			f := mc.mem[base+off : base+off+n]
+			for i := range f {
+				f[i] = mc.undef
+			}
+		}
 	}
 	pt := prm.obj.Type
 	if prm.obj.VarParam {

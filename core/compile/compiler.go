@@ -50,6 +50,7 @@ type compiler struct {
 	procs map[*murphi.ProcDecl]*proc
 
 	frameTop, frameMax           int
+	locals                       span  // slots of the unit's local variables
 	fn                           *proc // function being compiled, nil in rules
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
@@ -120,6 +121,7 @@ func (c *compiler) formatValue(t *murphi.Type, v int64) string { return formatVa
 
 func (c *compiler) beginUnit() {
 	c.frameTop, c.frameMax = 0, 0
+	c.locals = span{}
 }
 
 func (c *compiler) endUnit() int {
@@ -190,6 +192,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		}
 		r.Guard = andAll(guards)
 		r.Body = c.bodyStmts(d.Decls, d.Body)
+		r.Init = c.locals
 		r.Frame = c.endUnit()
 		c.m.Rules = append(c.m.Rules, r)
 	case *murphi.StartState:
@@ -204,6 +207,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		s.Name = c.instanceName(s.Name, d.Pos(), ctx)
 		pre := c.prelude(ctx)
 		s.Body = append(pre, c.bodyStmts(d.Decls, d.Body)...)
+		s.Init = c.locals
 		s.Frame = c.endUnit()
 		c.m.Starts = append(c.m.Starts, s)
 	case *murphi.PropertyRule:
@@ -381,12 +385,15 @@ func andAll(list []boolFn) boolFn {
 
 // bodyStmts compiles local declarations and a body in the current unit.
 func (c *compiler) bodyStmts(decls []murphi.Decl, body []murphi.Stmt) []stmtFn {
-	c.locals(decls)
+	c.bindLocals(decls)
 	return c.stmts(body)
 }
 
-// locals binds local variables to frame slots (which start undefined).
-func (c *compiler) locals(decls []murphi.Decl) {
+// locals binds local variables to consecutive frame slots, recorded in
+// c.locals: they start undefined on every execution.
+func (c *compiler) bindLocals(decls []murphi.Decl) {
+	c.locals = span{Lo: c.frameTop, Hi: c.frameTop}
+	defer func() { c.locals.Hi = c.frameTop }()
 	for _, d := range decls {
 		vd, ok := d.(*murphi.VarDecl)
 		if !ok {

@@ -104,8 +104,10 @@ func (mc *Machine) State() []int64 { return mc.mem[:mc.base] }
 // Load copies slots into the working state.
 func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
 
-// enter sets up a fresh frame of size n at the bottom of the stack.
-func (mc *Machine) enter(n int) {
+// enter sets up a fresh frame of size n at the bottom of the stack, with
+// the local variables in init undefined (every other frame slot is written
+// before it is read).
+func (mc *Machine) enter(n int, init span) {
 	mc.steps = 0
 	mc.depth = 0
 	mc.fp = mc.base
@@ -113,9 +115,11 @@ func (mc *Machine) enter(n int) {
 	if mc.sp > len(mc.mem) {
 		mc.grow(mc.sp)
 	}
-	f := mc.mem[mc.fp:mc.sp]
-	for i := range f {
-		f[i] = mc.undef
+	if init.Hi > init.Lo {
+		f := mc.mem[mc.fp+init.Lo : mc.fp+init.Hi]
+		for i := range f {
+			f[i] = mc.undef
+		}
 	}
 }
 
@@ -166,7 +170,7 @@ func (mc *Machine) RunStart(i int) (err *RuntimeError, assumed bool) {
 	for j := range st {
 		st[j] = mc.undef
 	}
-	mc.enter(s.Frame)
+	mc.enter(s.Frame, s.Init)
 	runBody(mc, s.Body)
 	return nil, false
 }
@@ -247,7 +251,7 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				continue
 			}
 		} else {
-			mc.enter(rule.Frame)
+			mc.enter(rule.Frame, rule.Init)
 			for _, s := range rule.Prelude {
 				s(mc)
 			}
@@ -276,7 +280,7 @@ func (mc *Machine) bodySafe(rule *Rule) (fired bool) {
 			fired = false
 		}
 	}()
-	mc.enter(rule.Frame)
+	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
 		s(mc)
 	}
@@ -289,7 +293,7 @@ func (mc *Machine) guard(rule *Rule) bool {
 	if rule.Guard == nil && len(rule.Prelude) == 0 {
 		return true
 	}
-	mc.enter(rule.Frame)
+	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
 		s(mc)
 	}
@@ -317,7 +321,7 @@ func (mc *Machine) Fire(cur []int64, r int) (fired bool, err *RuntimeError) {
 	if !mc.guard(rule) {
 		return false, nil
 	}
-	mc.enter(rule.Frame)
+	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
 		s(mc)
 	}
@@ -337,7 +341,7 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 		}
 	}()
 	mc.Load(slots)
-	mc.enter(p.Frame)
+	mc.enter(p.Frame, span{})
 	for _, s := range p.Pre {
 		s(mc)
 	}

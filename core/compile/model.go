@@ -96,8 +96,12 @@ type Start struct {
 	Name  string
 	Pos   murphi.Pos
 	Frame int
+	Init  span // frame slots of local variables, which start undefined
 	Body  []stmtFn
 }
+
+// span is a range [Lo, Hi) of frame slots.
+type span struct{ Lo, Hi int }
 
 // Rule is one rule instance: a rule, or one instance of a rule inside
 // rulesets, aliases and chooses.
@@ -106,6 +110,7 @@ type Rule struct {
 	Pos      murphi.Pos
 	Priority int64
 	Frame    int
+	Init     span   // frame slots of local variables, which start undefined
 	Guard    boolFn // nil means always enabled
 	Body     []stmtFn
 	// Prelude evaluates alias-rule bindings before the guard and the body.
