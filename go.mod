@@ -1,3 +1,12 @@
 module github.com/locus-mc/locus
 
 go 1.26
+
+require (
+	github.com/urfave/cli/v3 v3.3.3 // indirect
+	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
+	github.com/vugu/vugu v0.5.1 // indirect
+	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
+)
+
+tool github.com/vugu/vugu/cmd/vugu
