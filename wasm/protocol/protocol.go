@@ -13,8 +13,8 @@
 //	{"type":"diagnostics", "id":N, "diagnostics":[...]} the front end's messages for a diagnose
 //	{"type":"progress", "id":N, "progress":{...}}      about ten times a second during a check
 //	{"type":"result", "id":N, "result":{...}}          once, at the end of a check
-//	{"type":"error", "id":N, "message":"...", "diagnostics":[...]}
-//	                                                   the worker could not produce a result
+//	{"type":"error", "id":N, "message":"..."}        the worker could not produce a result;
+//	                                                   without an id: the Worker itself failed
 //
 // The page never cancels a check by message: it terminates the Worker, which
 // really stops the engine, and starts a fresh one. A check therefore always
@@ -102,10 +102,14 @@ func (m Message) validate() error {
 			return errors.New("check message has no options")
 		}
 		return m.Options.Validate()
-	case TypeDiagnose, TypeDiagnostics, TypeError:
+	case TypeDiagnose, TypeDiagnostics:
 		if m.ID == 0 {
 			return errNoID
 		}
+	case TypeError:
+		// An error without an id comes from the Worker itself (the engine
+		// failed to load or stopped); it concerns whatever that Worker was
+		// doing.
 	case TypeProgress:
 		if m.ID == 0 {
 			return errNoID
