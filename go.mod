@@ -3,9 +3,13 @@ module github.com/locus-mc/locus
 go 1.26
 
 require (
+	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
+	github.com/vugu/vugu v0.5.1
+)
+
+require (
 	github.com/urfave/cli/v3 v3.3.3 // indirect
 	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
-	github.com/vugu/vugu v0.5.1 // indirect
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
 )
 
