@@ -46,6 +46,14 @@ type Run struct {
 	sizes    []int64
 }
 
+// sentence capitalizes an error message (lowercase by Go convention) for display.
+func sentence(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
 // Notice is a message to the user shown under the header.
 type Notice struct {
 	Kind string // "error", "warning" or "info"; "" hides it
@@ -223,15 +231,16 @@ func (a *App) setModel(filename, text string) {
 	a.diagnose()
 }
 
-// openShareLink loads the model of a share link in fragment, if it is one.
+// openShareLink loads the model of a share link in fragment, if it is one,
+// and reports whether it did.
 func (a *App) openShareLink(fragment string) bool {
 	s, ok, err := DecodeShare(fragment)
 	if !ok {
 		return false
 	}
 	if s.Source == "" && err != nil {
-		a.Notice = Notice{"error", err.Error()}
-		return true
+		a.Notice = Notice{"error", sentence(err.Error())}
+		return false // the first example opens instead
 	}
 	a.setModel(s.Filename, s.Source)
 	a.Algorithm = orDefault(s.Options.Algorithm, protocol.Algorithms[0])
@@ -239,7 +248,7 @@ func (a *App) openShareLink(fragment string) bool {
 	a.Deadlock = orDefault(s.Options.Deadlock, protocol.Deadlocks[0])
 	a.MemoryMB = int(s.Options.MemoryBytes / protocol.MiB)
 	if err != nil {
-		a.Notice = Notice{"warning", err.Error()}
+		a.Notice = Notice{"warning", sentence(err.Error())}
 	} else {
 		a.Notice = Notice{"info", "Opened the model " + s.Filename + " from a share link."}
 	}
@@ -380,7 +389,7 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 func (a *App) Share() {
 	frag, err := EncodeShare(Shared{Filename: a.Filename, Source: editorText(), Options: a.options()})
 	if err != nil {
-		a.Notice = Notice{"error", err.Error()}
+		a.Notice = Notice{"error", sentence(err.Error())}
 		a.ShareURL = ""
 		return
 	}

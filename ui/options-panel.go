@@ -15,8 +15,8 @@ type OptionsPanel struct {
 type Choice struct{ Value, Label string }
 
 var (
-	algorithmLabels = map[string]string{"bfs": "Breadth-first (shortest traces)", "dfs": "Depth-first"}
-	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster, may keep duplicates)", "off": "Off"}
+	algorithmLabels = map[string]string{"bfs": "Breadth-first", "dfs": "Depth-first"}
+	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
 	deadlockLabels  = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
 )
 

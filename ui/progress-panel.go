@@ -15,9 +15,17 @@ func (c *ProgressPanel) Stats() []Stat {
 	if r == nil {
 		return nil
 	}
-	p := r.Progress
-	if p == nil {
-		p = &protocol.Progress{}
+	p := protocol.Progress{}
+	if r.Progress != nil {
+		p = *r.Progress
+	}
+	if res := r.Result; res != nil && (res.States != nil || res.RulesFired > 0) {
+		// Finished: the result's totals supersede the last sample.
+		if res.States != nil {
+			p.States = *res.States
+		}
+		p.RulesFired, p.Level, p.Seconds, p.StatesPerSec = res.RulesFired, res.Depth, res.Seconds, res.StatesPerSec
+		p.BytesWritten, p.BytesRead = max(p.BytesWritten, res.DiskWritten), max(p.BytesRead, res.DiskRead)
 	}
 	budget := r.Options.MemoryBytes
 	return []Stat{
