@@ -32,15 +32,16 @@ function showFatal(message) {
 
 function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
-  // Only a page that was already run by an older build needs a reload.
-  const hadController = !!navigator.serviceWorker.controller;
   navigator.serviceWorker.register('sw.js').then((reg) => {
     reg.addEventListener('updatefound', () => {
+      // With a worker already active this is a new build, not the first
+      // install, and the page runs the old one until it reloads.
+      const isUpdate = !!reg.active;
       const next = reg.installing;
       if (!next) return;
       next.addEventListener('statechange', () => {
         // A new build was installed while this page runs the old one.
-        if (next.state === 'activated' && hadController) {
+        if (next.state === 'activated' && isUpdate) {
           document.getElementById('update').hidden = false;
         }
       });

@@ -45,3 +45,44 @@ test('the app reloads and verifies with the network gone', async () => {
   await h.screenshot(page, 'wide-9-offline');
   await browser.context.setOffline(false);
 });
+
+test('a new build replaces the cached one and the page offers to reload', async () => {
+  // Serve a copy of the site, so the test can make a "new build" of it.
+  const { cpSync, mkdtempSync, appendFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { execFileSync } = await import('node:child_process');
+  const site = join(mkdtempSync(join(tmpdir(), 'locus-site-')), 'public');
+  cpSync(join(h.root, 'public'), site, { recursive: true });
+  const copy = await h.startServer(site);
+  const b = await h.launch();
+  try {
+    const page = await b.context.newPage();
+    await h.openApp(page, copy.url);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60000 });
+    const cacheNames = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('locus-')));
+    const [before] = await cacheNames();
+
+    // The new build changes one example; sitegen writes a new service worker.
+    const examples = mkdtempSync(join(tmpdir(), 'locus-examples-'));
+    cpSync(join(h.root, 'examples'), examples, { recursive: true });
+    appendFileSync(join(examples, 'two-process-mutex.m'), '\n-- changed in a new build\n');
+    execFileSync('go', ['run', './web/sitegen', '-public', site, '-examples', examples, '-sw', 'web/src/sw.js'], { cwd: h.root, stdio: 'ignore' });
+
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.locator('#update:not([hidden])').waitFor({ timeout: 60000 });
+    await page.waitForFunction(async (old) => {
+      const keys = (await caches.keys()).filter((k) => k.startsWith('locus-'));
+      return keys.length === 1 && keys[0] !== old;
+    }, before, { timeout: 60000 });
+    await h.screenshot(page, 'wide-11-update-ready');
+    await page.locator('#update-reload').click();
+    await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
+    await h.pickExample(page, 'two-process-mutex.m');
+    await page.waitForFunction(() => window.locus.editor.getText().includes('changed in a new build'));
+    rmSync(examples, { recursive: true, force: true });
+  } finally {
+    await b.close();
+    await copy.stop();
+    rmSync(site, { recursive: true, force: true });
+  }
+});

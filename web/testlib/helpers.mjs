@@ -27,11 +27,11 @@ export function requireBuild() {
   }
 }
 
-// startServer builds and starts locus-serve on a free port.
-export async function startServer() {
+// startServer builds and starts locus-serve on a free port, serving dir.
+export async function startServer(dir = 'public') {
   mkdirSync(join(root, 'bin'), { recursive: true });
   execFileSync('go', ['build', '-o', 'bin/locus-serve', './cmd/locus-serve'], { cwd: root, stdio: 'inherit' });
-  const proc = spawn(join(root, 'bin', 'locus-serve'), ['-dir', 'public', '-addr', '127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(join(root, 'bin', 'locus-serve'), ['-dir', dir, '-addr', '127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d) => {
