@@ -87,6 +87,7 @@ type App struct {
 	nextID     int64
 	editorIdle js.Func
 	onHash     js.Func
+	onKey      js.Func
 
 	mu         sync.Mutex
 	inbox      []func() bool
@@ -117,6 +118,22 @@ func (a *App) Start(ee vugu.EventEnv) {
 		return nil
 	})
 	js.Global().Call("addEventListener", "hashchange", a.onHash)
+
+	// Ctrl+Enter (or Cmd+Enter) runs the model from anywhere on the page.
+	a.onKey = js.FuncOf(func(this js.Value, args []js.Value) any {
+		e := args[0]
+		if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
+			e.Call("preventDefault")
+			a.post(func() bool {
+				if !a.Running() {
+					a.StartRun()
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	js.Global().Get("document").Call("addEventListener", "keydown", a.onKey)
 
 	shared := a.openShareLink(locationHash())
 	go a.loadExamples(!shared)
@@ -378,6 +395,16 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		}
 		return true
 	case protocol.TypeError:
+		if strings.Contains(m.Message, "out of memory") {
+			// The Go heap hit the browser's ceiling before the engine's own
+			// accounting stopped it: the run is incomplete, not broken.
+			a.finish("done", "")
+			r.Result = &protocol.Result{
+				Verdict: protocol.Incomplete,
+				Reason:  "the browser ran out of memory for the engine (" + m.Message + "); choose a smaller memory budget so the engine stops in time, or use symmetry reduction",
+			}
+			return true
+		}
 		a.finish("failed", m.Message)
 		return true
 	}

@@ -225,7 +225,7 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "run primary"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "run"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "run primary"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run the model (Ctrl+Enter)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.App.Running())
 			vgn.SetInnerHTML(c.RunLabel())

@@ -9,7 +9,9 @@ import (
 
 func failedRun() *App {
 	n := int64(9)
-	st := func(a, b string) []protocol.VarValue { return []protocol.VarValue{{Name: "pc[1]", Value: a}, {Name: "pc[2]", Value: b}} }
+	st := func(a, b string) []protocol.VarValue {
+		return []protocol.VarValue{{Name: "pc[1]", Value: a}, {Name: "pc[2]", Value: b}}
+	}
 	return &App{Run: &Run{Status: "done", Options: protocol.Options{Algorithm: "bfs"}, Result: &protocol.Result{
 		Verdict: protocol.Fail, States: &n, RulesFired: 20, Algorithm: "bfs",
 		Violation: &protocol.Violation{Kind: "invariant", Name: "mutex", Message: "Invariant mutex failed", Pos: "m.m:9:1",

@@ -17,6 +17,15 @@ type Stat struct{ Key, Label, Value string }
 // Show reports whether there is a verdict to show.
 func (c *VerdictPanel) Show() bool { r := c.App.Run; return r != nil && r.Status != "running" }
 
+// RunID identifies the run the panel shows (0 before the first), so a
+// reader can tell a new verdict from the previous one.
+func (c *VerdictPanel) RunID() int64 {
+	if r := c.App.Run; r != nil {
+		return r.ID
+	}
+	return 0
+}
+
 // Verdict is pass, fail, incomplete, rejected or error.
 func (c *VerdictPanel) Verdict() string {
 	r := c.App.Run

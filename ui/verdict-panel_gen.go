@@ -19,6 +19,7 @@ func (c *VerdictPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card verdict"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "verdict-panel"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
+	vgn.AddAttrInterface("data-run", c.RunID())
 	vgn.AddAttrInterface("hidden", !c.Show())
 	{
 		vgparent := vgn

@@ -49,7 +49,7 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   await h.screenshot(page, 'wide-7-running');
 
   await page.locator('[data-testid=cancel]').click();
-  await page.locator('[data-testid=verdict-panel]:not([hidden])').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').textContent === 'Cancelled');
   assert.equal(await page.locator('[data-testid=verdict]').textContent(), 'incomplete');
   assert.match(await page.locator('[data-testid=verdict-text]').textContent(), /Cancelled/);
   assert.equal(await page.locator('[data-testid=run-status]').textContent(), 'Cancelled');

@@ -74,9 +74,16 @@ export async function pickExample(page, file) {
   await page.waitForFunction((f) => document.querySelector('[data-testid=filename]')?.textContent === f, file);
 }
 
-export async function run(page, { timeout = 120000 } = {}) {
-  await page.locator('[data-testid=run]').click();
-  await page.locator('[data-testid=verdict-panel]:not([hidden])').waitFor({ timeout });
+// run starts a check (by the Run button, or by pressing keys such as
+// 'Control+Enter') and waits for the verdict of that new run.
+export async function run(page, { timeout = 120000, keys = '' } = {}) {
+  const before = await page.locator('[data-testid=verdict-panel]').getAttribute('data-run');
+  if (keys) await page.keyboard.press(keys);
+  else await page.locator('[data-testid=run]').click();
+  await page.waitForFunction((old) => {
+    const p = document.querySelector('[data-testid=verdict-panel]');
+    return p && !p.hidden && p.dataset.run !== old;
+  }, before, { timeout });
   return (await page.locator('[data-testid=verdict]').textContent()).trim();
 }
 
