@@ -1,13 +1,238 @@
 package verify
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/explore"
+	"github.com/locus-mc/locus/core/murphi"
+)
 
 // Check parses, type-checks, compiles and explores the model in src.
-func Check(ctx context.Context, filename string, src []byte, opts Options) *Result {
-	return &Result{Verdict: Error, Reason: "engine not built yet"}
+// It never panics: an internal failure becomes verdict "error".
+func Check(ctx context.Context, filename string, src []byte, opts Options) (res *Result) {
+	started := time.Now()
+	defer func() {
+		if x := recover(); x != nil {
+			res = &Result{Verdict: Error, Reason: fmt.Sprintf("internal error: %v\n%s", x, debug.Stack())}
+		}
+		if res.Seconds == 0 {
+			res.Seconds = time.Since(started).Seconds()
+		}
+	}()
+	eo, err := engineOptions(opts)
+	res = &Result{Algorithm: algoName(opts.Algorithm), Symmetry: orDefault(opts.Symmetry, "exact"), Deadlock: orDefault(opts.Deadlock, "stuttering")}
+	if err != nil {
+		res.Verdict = Error
+		res.Reason = err.Error()
+		return res
+	}
+	m, diags := Compile(filename, src)
+	res.Diagnostics = diags
+	if m == nil {
+		res.Verdict = Rejected
+		return res
+	}
+	res.StateBits = m.StateBits
+	res.BytesPerState = float64(m.StateBytes)
+	if opts.Progress != nil {
+		eo.Progress = func(p explore.Progress) { opts.Progress(progressOf(p)) }
+	}
+	r := explore.Run(ctx, m, eo)
+	fill(res, m, r)
+	return res
+}
+
+// Compile runs the front end and the compiler. It returns nil and the
+// diagnostics if the model is rejected.
+func Compile(filename string, src []byte) (*compile.Model, []Diagnostic) {
+	ast, errs := murphi.ParseFile(filename, src)
+	var diags []Diagnostic
+	if !errs.HasErrors() {
+		var ck *murphi.Checked
+		ck, errs = murphi.Check(ast)
+		diags = diagnostics(errs)
+		if !errs.HasErrors() {
+			m, err := compile.Compile(ck)
+			if err != nil {
+				ce, _ := err.(*compile.CompileError)
+				d := Diagnostic{File: filename, Severity: "error", Message: err.Error()}
+				if ce != nil {
+					d.Line, d.Col, d.Message = ce.Pos.Line, ce.Pos.Col, ce.Msg
+				}
+				return nil, append(diags, d)
+			}
+			return m, diags
+		}
+		return nil, diags
+	}
+	return nil, diagnostics(errs)
 }
 
 // Diagnose runs only the front end and returns its diagnostics, for editors.
 func Diagnose(filename string, src []byte) []Diagnostic {
-	return nil
+	ast, errs := murphi.ParseFile(filename, src)
+	if errs.HasErrors() {
+		return diagnostics(errs)
+	}
+	_, errs = murphi.Check(ast)
+	return diagnostics(errs)
+}
+
+func diagnostics(errs murphi.ErrorList) []Diagnostic {
+	var out []Diagnostic
+	for _, e := range errs {
+		msg := e.Msg
+		for _, n := range e.Notes {
+			msg += fmt.Sprintf(" (%s: %s)", n.Pos, n.Msg)
+		}
+		out = append(out, Diagnostic{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Severity: e.Severity.String(), Message: msg})
+	}
+	return out
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func algoName(a string) string { return orDefault(a, "bfs") }
+
+func engineOptions(o Options) (explore.Options, error) {
+	eo := explore.Options{
+		Algorithm:     algoName(o.Algorithm),
+		Bound:         o.Bound,
+		MaxErrors:     o.MaxErrors,
+		MemoryBytes:   o.MemoryBytes,
+		QueueFraction: o.QueueFraction,
+		FS:            o.FS,
+	}
+	known := false
+	for _, a := range explore.Algorithms() {
+		if a == eo.Algorithm {
+			known = true
+		}
+	}
+	if !known {
+		return eo, fmt.Errorf("unknown algorithm %q (known: %v)", o.Algorithm, explore.Algorithms())
+	}
+	switch orDefault(o.Symmetry, "exact") {
+	case "exact":
+		eo.Symmetry = explore.SymmetryExact
+	case "heuristic":
+		eo.Symmetry = explore.SymmetryHeuristic
+	case "off":
+		eo.Symmetry = explore.SymmetryOff
+	default:
+		return eo, fmt.Errorf("unknown symmetry mode %q (exact, heuristic or off)", o.Symmetry)
+	}
+	switch orDefault(o.Deadlock, "stuttering") {
+	case "stuttering":
+		eo.Deadlock = explore.DeadlockStuttering
+	case "stuck":
+		eo.Deadlock = explore.DeadlockStuck
+	case "off":
+		eo.Deadlock = explore.DeadlockOff
+	default:
+		return eo, fmt.Errorf("unknown deadlock mode %q (stuttering, stuck or off)", o.Deadlock)
+	}
+	switch orDefault(o.Trace, "full") {
+	case "full", "diff":
+		eo.Trace = explore.TraceFull
+	case "none":
+		eo.Trace = explore.TraceNone
+	default:
+		return eo, fmt.Errorf("unknown trace mode %q (full, diff or none)", o.Trace)
+	}
+	if o.Bound < 0 {
+		return eo, fmt.Errorf("bound must not be negative")
+	}
+	if o.MaxErrors < 0 {
+		return eo, fmt.Errorf("max-errors must not be negative")
+	}
+	if o.MemoryBytes < 0 {
+		return eo, fmt.Errorf("memory budget must not be negative")
+	}
+	if o.QueueFraction < 0 || o.QueueFraction >= 1 {
+		return eo, fmt.Errorf("queue fraction must be in [0, 1)")
+	}
+	if o.ProgressEvery > 0 {
+		eo.ProgressEvery = time.Duration(o.ProgressEvery) * time.Millisecond
+	}
+	return eo, nil
+}
+
+func progressOf(p explore.Progress) Progress {
+	out := Progress{
+		Seconds:      p.Elapsed.Seconds(),
+		States:       p.States,
+		RulesFired:   p.RulesFired,
+		Level:        p.Level,
+		QueueMemory:  p.QueueMemory,
+		QueueDisk:    p.QueueDisk,
+		MemoryBytes:  p.MemoryBytes,
+		BytesWritten: p.BytesWritten,
+		BytesRead:    p.BytesRead,
+	}
+	if s := p.Elapsed.Seconds(); s > 0 {
+		out.StatesPerSec = float64(p.States) / s
+	}
+	return out
+}
+
+func fill(res *Result, m *compile.Model, r *explore.Result) {
+	res.Verdict = r.Verdict.String()
+	res.Reason = r.Reason
+	res.RulesFired = r.RulesFired
+	res.Depth = r.Depth
+	res.Seconds = r.Elapsed.Seconds()
+	res.PeakBytes = r.PeakBytes
+	res.LevelSizes = r.LevelSizes
+	res.DiskWritten = r.DiskWritten
+	res.DiskRead = r.DiskRead
+	if r.Verdict != explore.Error {
+		n := r.States
+		res.States = &n
+	}
+	if s := res.Seconds; s > 0 {
+		res.StatesPerSec = float64(r.States) / s
+		res.RulesPerSec = float64(r.RulesFired) / s
+	}
+	for _, c := range r.Covers {
+		res.Covers = append(res.Covers, Cover{Name: c.Name, Count: c.Count})
+	}
+	for _, v := range r.Violations {
+		res.Violations = append(res.Violations, violationOf(m, v))
+	}
+	if len(res.Violations) > 0 {
+		res.Violation = &res.Violations[0]
+		if len(res.Violations) == 1 {
+			res.Violations = nil
+		}
+	}
+}
+
+func violationOf(m *compile.Model, v *explore.Violation) Violation {
+	out := Violation{Kind: v.Kind, Name: v.Name, Message: v.Msg}
+	if v.Pos.IsValid() {
+		out.Pos = m.Position(v.Pos).String()
+	}
+	var prev []int64
+	for _, st := range v.Trace {
+		step := TraceStep{Rule: st.Rule}
+		for i := range m.Leaves {
+			step.State = append(step.State, VarValue{Name: m.Leaves[i].Name, Value: m.FormatLeaf(i, st.State[i])})
+			if prev != nil && prev[i] != st.State[i] {
+				step.Changed = append(step.Changed, i)
+			}
+		}
+		out.Trace = append(out.Trace, step)
+		prev = st.State
+	}
+	return out
 }

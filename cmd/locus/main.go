@@ -1,0 +1,46 @@
+// Command locus is the native command line of the Locus Murphi model checker.
+//
+//	locus check [flags] MODEL.m
+//
+// Exit status: 0 pass, 1 fail, 2 rejected (or a bad command line), 3 error,
+// 4 incomplete.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr *os.File) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitRejected
+	}
+	switch args[0] {
+	case "check":
+		return runCheck(args[1:], stdout, stderr)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "version", "--version":
+		fmt.Fprintln(stdout, "locus "+version)
+		return 0
+	}
+	fmt.Fprintf(stderr, "locus: unknown command %q\n\n%s", args[0], usage)
+	return exitRejected
+}
+
+const version = "0.1.0"
+
+const usage = `Locus: a Murphi model checker.
+
+Usage:
+  locus check [flags] MODEL.m     verify a model
+  locus help                      show this help
+
+Run 'locus check -h' for the flags.
+`

@@ -1,0 +1,402 @@
+package compile
+
+// This file drives compilation: it lays out the state, expands rulesets,
+// aliases and chooses into rule instances (ruleset parameters become
+// constants, so `x[i]` inside an instance is a fixed slot), and compiles each
+// instance's guard and body into closures.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// MaxRuleInstances bounds the rule instances a model may expand to.
+const MaxRuleInstances = 1 << 20
+
+type bindKind uint8
+
+const (
+	bConst    bindKind = iota // a constant value
+	bGlobal                   // a state variable at an absolute slot
+	bFrame                    // a frame slot holding the value(s)
+	bFrameRef                 // a frame slot holding the absolute address
+	bPlace                    // a compile-time place (aliases of fixed designators)
+)
+
+type binding struct {
+	kind bindKind
+	v    int64
+	off  int
+	pl   place
+}
+
+// CompileError is a problem found while compiling a checked model.
+type CompileError struct {
+	Pos murphi.Position
+	Msg string
+}
+
+func (e *CompileError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+type compiler struct {
+	m     *Model
+	ck    *murphi.Checked
+	info  *murphi.Info
+	ar    murphi.Arith
+	undef int64
+	env   map[*murphi.Object]binding
+	procs map[*murphi.ProcDecl]*proc
+
+	frameTop, frameMax           int
+	fn                           *proc // function being compiled, nil in rules
+	err                          *CompileError
+	nInv, nAssume, nCover, nLive int
+}
+
+// bail is the private panic used to stop compiling at the first error.
+type bail struct{}
+
+// Compile builds the executable model of a checked model.
+func Compile(ck *murphi.Checked) (m *Model, err error) {
+	c := &compiler{
+		ck:    ck,
+		info:  ck.Info,
+		ar:    murphi.Arith{Unsigned: ck.Unsigned},
+		env:   make(map[*murphi.Object]binding),
+		procs: make(map[*murphi.ProcDecl]*proc),
+	}
+	c.undef = math.MinInt64
+	if ck.Unsigned {
+		c.undef = -1 // MaxUint64: never a legal value (ranges stop at 2^64-2)
+	}
+	c.m = &Model{Checked: ck, File: ck.Model.File, Arith: c.ar, Undef: c.undef}
+	defer func() {
+		if x := recover(); x != nil {
+			if _, ok := x.(bail); !ok {
+				panic(x)
+			}
+			m, err = nil, c.err
+		}
+	}()
+	for _, g := range ck.Globals {
+		slot := len(c.m.Leaves)
+		c.layout(g.Name, g.Type)
+		size := len(c.m.Leaves) - slot
+		c.m.Vars = append(c.m.Vars, Var{Name: g.Name, Type: g.Type, Slot: slot, Size: size})
+		c.env[g] = binding{kind: bGlobal, off: slot}
+	}
+	c.m.NumSlots = len(c.m.Leaves)
+	c.m.StateBytes = (c.m.StateBits + 7) / 8
+	if c.m.StateBytes == 0 {
+		c.m.StateBytes = 1 // a model without variables still has one (empty) state
+	}
+	murphi.Inspect(ck.Model, func(n murphi.Node) bool {
+		if s, ok := n.(*murphi.PropertyStmt); ok && s.Kind == murphi.ASSUME {
+			c.m.hasAssume = true
+		}
+		return true
+	})
+	for _, d := range ck.Model.Decls {
+		switch d.(type) {
+		case *murphi.ConstDecl, *murphi.TypeDecl, *murphi.VarDecl, *murphi.ProcDecl:
+			continue
+		}
+		c.rule(d, &ruleCtx{})
+	}
+	return c.m, nil
+}
+
+func (c *compiler) fail(pos murphi.Pos, format string, args ...any) {
+	c.err = &CompileError{Pos: c.m.File.Position(pos), Msg: fmt.Sprintf(format, args...)}
+	panic(bail{})
+}
+
+func (c *compiler) formatValue(t *murphi.Type, v int64) string { return formatValue(c.ar, t, v) }
+
+// ---------------------------------------------------------------------------
+// Frames
+
+func (c *compiler) beginUnit() {
+	c.frameTop, c.frameMax = 0, 0
+}
+
+func (c *compiler) endUnit() int {
+	if c.frameMax > c.m.maxFrame {
+		c.m.maxFrame = c.frameMax
+	}
+	return c.frameMax
+}
+
+func (c *compiler) alloc(n int) int {
+	off := c.frameTop
+	c.frameTop += n
+	if c.frameTop > c.frameMax {
+		c.frameMax = c.frameTop
+	}
+	return off
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+
+// ruleCtx carries what enclosing rulesets, aliases and chooses add to the
+// rules inside them.
+type ruleCtx struct {
+	params  []string              // "i:pid_1", for instance names
+	aliases [][]*murphi.AliasDecl // alias-rule bindings, outermost first
+	chooses []chooseGuard         // implicit "entry is present" guards
+	parent  *ruleCtx
+}
+
+type chooseGuard struct {
+	multiset murphi.Expr
+	index    int64
+}
+
+func (ctx *ruleCtx) with(param string) *ruleCtx {
+	n := *ctx
+	n.params = append(append([]string(nil), ctx.params...), param)
+	return &n
+}
+
+func (c *compiler) instanceName(base string, pos murphi.Pos, ctx *ruleCtx) string {
+	name := base
+	if name == "" {
+		name = fmt.Sprintf("rule at line %d", c.m.File.Position(pos).Line)
+	}
+	for i, p := range ctx.params {
+		if i == 0 {
+			name += ", "
+		} else {
+			name += ", "
+		}
+		name += p
+	}
+	return name
+}
+
+func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
+	switch d := d.(type) {
+	case *murphi.SimpleRule:
+		if len(c.m.Rules) >= MaxRuleInstances {
+			c.fail(d.Pos(), "the model expands to more than %d rule instances", MaxRuleInstances)
+		}
+		c.beginUnit()
+		r := &Rule{Name: c.instanceName(d.Name, d.Pos(), ctx), Pos: d.Pos(), Priority: d.Priority}
+		if d.HasPriority {
+			c.m.HasPriorities = true
+		}
+		r.Prelude = c.prelude(ctx)
+		guards := c.chooseGuards(ctx)
+		if d.Guard != nil {
+			guards = append(guards, c.cond(d.Guard))
+		}
+		r.Guard = andAll(guards)
+		r.Body = c.bodyStmts(d.Decls, d.Body)
+		r.Frame = c.endUnit()
+		c.m.Rules = append(c.m.Rules, r)
+	case *murphi.StartState:
+		c.beginUnit()
+		s := &Start{Name: d.Name, Pos: d.Pos()}
+		if s.Name == "" {
+			s.Name = fmt.Sprintf("startstate at line %d", c.m.File.Position(d.Pos()).Line)
+		}
+		s.Name = c.instanceName(s.Name, d.Pos(), ctx)
+		pre := c.prelude(ctx)
+		s.Body = append(pre, c.bodyStmts(d.Decls, d.Body)...)
+		s.Frame = c.endUnit()
+		c.m.Starts = append(c.m.Starts, s)
+	case *murphi.PropertyRule:
+		c.beginUnit()
+		p := &Property{Pos: d.Pos()}
+		p.Pre = c.prelude(ctx)
+		p.Cond = c.cond(d.Cond)
+		p.Frame = c.endUnit()
+		switch d.Kind {
+		case murphi.INVARIANT:
+			c.nInv++
+			p.Kind, p.Index = "invariant", c.nInv
+			c.m.Invariants = append(c.m.Invariants, p)
+		case murphi.ASSUME:
+			c.nAssume++
+			p.Kind, p.Index = "assume", c.nAssume
+			c.m.Assumes = append(c.m.Assumes, p)
+		case murphi.COVER:
+			c.nCover++
+			p.Kind, p.Index = "cover", c.nCover
+			c.m.Covers = append(c.m.Covers, p)
+		case murphi.LIVENESS:
+			c.nLive++
+			p.Kind, p.Index = "liveness", c.nLive
+			c.m.Liveness = append(c.m.Liveness, p)
+		}
+		p.Name = d.Name
+		if p.Name == "" {
+			p.Name = fmt.Sprintf("%s %d", p.Kind, p.Index)
+		}
+		if len(ctx.params) > 0 {
+			p.Name = c.instanceName(p.Name, d.Pos(), ctx)
+		}
+	case *murphi.Ruleset:
+		c.ruleset(d, d.Quants, ctx)
+	case *murphi.AliasRule:
+		n := *ctx
+		n.aliases = append(append([][]*murphi.AliasDecl(nil), ctx.aliases...), d.Aliases)
+		for _, r := range d.Rules {
+			c.rule(r, &n)
+		}
+	case *murphi.ChooseRule:
+		mt := c.info.Types[d.Multiset].Type
+		if mt == nil || mt.Kind != murphi.TMultiset {
+			c.fail(d.Pos(), "choose over a non-multiset")
+		}
+		for k := int64(0); k < mt.Size; k++ {
+			n := ctx.with(fmt.Sprintf("%s:%d", d.Var.Name, k))
+			n.chooses = append(append([]chooseGuard(nil), ctx.chooses...), chooseGuard{multiset: d.Multiset, index: k})
+			c.env[d.Var.Obj] = binding{kind: bConst, v: k}
+			for _, r := range d.Rules {
+				c.rule(r, n)
+			}
+		}
+		delete(c.env, d.Var.Obj)
+	}
+}
+
+// ruleset expands the remaining quantifiers qs, first-declared outermost,
+// each from least to greatest value (Rumur's order).
+func (c *compiler) ruleset(d *murphi.Ruleset, qs []*murphi.Quantifier, ctx *ruleCtx) {
+	if len(qs) == 0 {
+		for _, r := range d.Rules {
+			c.rule(r, ctx)
+		}
+		return
+	}
+	q := qs[0]
+	obj := q.Name.Obj
+	vals, typ := c.quantValues(q)
+	for _, v := range vals {
+		c.env[obj] = binding{kind: bConst, v: v}
+		c.ruleset(d, qs[1:], ctx.with(q.Name.Name+":"+c.formatValue(typ, v)))
+	}
+	delete(c.env, obj)
+}
+
+// quantValues lists the values of a ruleset quantifier, which must be constant.
+func (c *compiler) quantValues(q *murphi.Quantifier) ([]int64, *murphi.Type) {
+	if q.Type != nil {
+		t := q.Name.Obj.Type
+		if t.Count() > MaxRuleInstances {
+			c.fail(q.Pos(), "ruleset parameter %s ranges over %d values; at most %d are supported", q.Name.Name, t.Count(), MaxRuleInstances)
+		}
+		return IndexValues(t), t
+	}
+	from, ok1 := c.constOf(q.From)
+	to, ok2 := c.constOf(q.To)
+	by := int64(1)
+	ok3 := true
+	if q.By != nil {
+		by, ok3 = c.constOf(q.By)
+	}
+	if !ok1 || !ok2 || !ok3 {
+		c.fail(q.Pos(), "the bounds and step of ruleset parameter %s must be constants", q.Name.Name)
+	}
+	if by == 0 {
+		c.fail(q.Pos(), "the step of ruleset parameter %s is 0", q.Name.Name)
+	}
+	var vals []int64
+	for v := from; ; {
+		if by > 0 && c.ar.Less(to, v) || by < 0 && c.ar.Less(v, to) {
+			break
+		}
+		vals = append(vals, v)
+		if len(vals) > MaxRuleInstances {
+			c.fail(q.Pos(), "ruleset parameter %s has more than %d values", q.Name.Name, MaxRuleInstances)
+		}
+		next, e := c.ar.Add(v, by)
+		if e != murphi.ArithOK {
+			break
+		}
+		v = next
+	}
+	return vals, murphi.IntType
+}
+
+// constOf returns the constant value of x in the current bindings.
+func (c *compiler) constOf(x murphi.Expr) (int64, bool) {
+	v := c.expr(x)
+	return v.v, v.isConst
+}
+
+// prelude compiles the alias-rule bindings of ctx in the current unit.
+func (c *compiler) prelude(ctx *ruleCtx) []stmtFn {
+	var out []stmtFn
+	for _, group := range ctx.aliases {
+		out = append(out, c.bindAliases(group)...)
+	}
+	return out
+}
+
+func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn {
+	var out []boolFn
+	for _, g := range ctx.chooses {
+		pl := c.place(g.multiset)
+		mt := pl.typ
+		entry := 1 + SlotSize(mt.Elem)
+		flag := pl.offset(int(g.index) * entry)
+		undef := c.undef
+		switch flag.kind {
+		case pAbs:
+			k := flag.off
+			out = append(out, func(mc *Machine) bool { return mc.mem[k] != undef })
+		default:
+			a := flag.addr()
+			out = append(out, func(mc *Machine) bool { return mc.mem[a(mc)] != undef })
+		}
+	}
+	return out
+}
+
+func andAll(list []boolFn) boolFn {
+	switch len(list) {
+	case 0:
+		return nil
+	case 1:
+		return list[0]
+	case 2:
+		a, b := list[0], list[1]
+		return func(mc *Machine) bool { return a(mc) && b(mc) }
+	}
+	return func(mc *Machine) bool {
+		for _, f := range list {
+			if !f(mc) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// bodyStmts compiles local declarations and a body in the current unit.
+func (c *compiler) bodyStmts(decls []murphi.Decl, body []murphi.Stmt) []stmtFn {
+	c.locals(decls)
+	return c.stmts(body)
+}
+
+// locals binds local variables to frame slots (which start undefined).
+func (c *compiler) locals(decls []murphi.Decl) {
+	for _, d := range decls {
+		vd, ok := d.(*murphi.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, n := range vd.Names {
+			if n.Obj == nil {
+				continue
+			}
+			off := c.alloc(SlotSize(n.Obj.Type))
+			c.env[n.Obj] = binding{kind: bFrame, off: off}
+		}
+	}
+}

@@ -1,0 +1,320 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// Closure signatures of compiled code. Run-time model errors panic with a
+// *RuntimeError, recovered once per state expansion rather than per rule.
+type (
+	intFn  func(*Machine) int64
+	boolFn func(*Machine) bool
+	stmtFn func(*Machine) bool // reports whether a return statement ran
+	addrFn func(*Machine) int
+)
+
+// Error kinds of run-time model errors; the words match the conformance
+// manifests' failure kinds.
+const (
+	ErrUndefinedRead = "undefined-read"
+	ErrIndex         = "index-out-of-range"
+	ErrRangeAssign   = "range-error(assignment)"
+	ErrRangeParam    = "range-error(parameter)"
+	ErrForStepZero   = "runtime-for-step-zero"
+	ErrDivZero       = "division-by-zero"
+	ErrOverflow      = "overflow"
+	ErrAssertion     = "assertion"
+	ErrErrorStmt     = "error-statement"
+	ErrMultisetFull  = "multiset-full"
+	ErrLoopLimit     = "loop-limit"
+	ErrRecursion     = "recursion-limit"
+	ErrNoReturn      = "missing-return"
+)
+
+// RuntimeError is a run-time model error: the rule (or start state or
+// property) that raised it produces no state.
+type RuntimeError struct {
+	Kind string
+	Msg  string
+	Pos  murphi.Pos
+	Name string // assertion or error message name, if any
+}
+
+func (e *RuntimeError) Error() string { return e.Msg }
+
+// assumeAbort is the panic value of a failed assume statement: the
+// transition is discarded silently.
+type assumeAbort struct{}
+
+// MaxLoopIterations bounds one while loop; beyond it the rule fails with
+// ErrLoopLimit (CMurphi stops at 1000 by default; Rumur never stops).
+const MaxLoopIterations = 1 << 20
+
+// maxStack bounds the frame stack (slots), i.e. recursion depth.
+const maxStack = 1 << 22
+
+// Machine executes a Model's compiled code. It owns the working state and the
+// frame stack; one Machine per goroutine.
+type Machine struct {
+	M     *Model
+	mem   []int64 // [0, NumSlots) working state; above it, the frame stack
+	fp    int     // current frame base
+	sp    int     // first free slot
+	base  int     // NumSlots
+	undef int64
+
+	// CoverHits counts executions of each cover statement.
+	CoverHits []int64
+	// Put, if set, receives the output of put statements.
+	Put func(string)
+
+	enabled []bool
+	cur     []int64
+}
+
+// NewMachine returns a Machine for m.
+func (m *Model) NewMachine() *Machine {
+	mc := &Machine{M: m, undef: m.Undef, base: m.NumSlots}
+	mc.mem = make([]int64, m.NumSlots+m.maxFrame+1024)
+	mc.CoverHits = make([]int64, len(m.CoverStmts))
+	mc.enabled = make([]bool, len(m.Rules))
+	mc.cur = make([]int64, m.NumSlots)
+	return mc
+}
+
+// State returns the working state's slots (valid until the next call).
+func (mc *Machine) State() []int64 { return mc.mem[:mc.base] }
+
+// Load copies slots into the working state.
+func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
+
+// enter sets up a fresh frame of size n at the bottom of the stack.
+func (mc *Machine) enter(n int) {
+	mc.fp = mc.base
+	mc.sp = mc.base + n
+	if mc.sp > len(mc.mem) {
+		mc.grow(mc.sp)
+	}
+	f := mc.mem[mc.fp:mc.sp]
+	for i := range f {
+		f[i] = mc.undef
+	}
+}
+
+func (mc *Machine) grow(need int) {
+	if need > maxStack {
+		panic(&RuntimeError{Kind: ErrRecursion, Msg: fmt.Sprintf("recursion too deep (more than %d stack slots)", maxStack)})
+	}
+	n := 2 * len(mc.mem)
+	if n < need {
+		n = need
+	}
+	mem := make([]int64, n)
+	copy(mem, mc.mem)
+	mc.mem = mem
+}
+
+// catch converts a recovered panic value into a RuntimeError (or reports an
+// assume abort); anything else is an internal bug and keeps panicking.
+func catch(x any) (err *RuntimeError, assume bool) {
+	switch v := x.(type) {
+	case *RuntimeError:
+		return v, false
+	case assumeAbort:
+		return nil, true
+	}
+	panic(x)
+}
+
+// RunStart runs start state i on a fresh all-undefined state. On success the
+// working state holds the result. assumed reports a failed assume statement.
+func (mc *Machine) RunStart(i int) (err *RuntimeError, assumed bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			err, assumed = catch(x)
+		}
+	}()
+	s := mc.M.Starts[i]
+	st := mc.mem[:mc.base]
+	for j := range st {
+		st[j] = mc.undef
+	}
+	mc.enter(s.Frame)
+	runBody(mc, s.Body)
+	return nil, false
+}
+
+func runBody(mc *Machine, body []stmtFn) {
+	for _, s := range body {
+		if s(mc) {
+			return
+		}
+	}
+}
+
+// Emit receives each successor of an expansion: the rule instance index and
+// the successor's slots (valid only during the call). Returning false stops
+// the expansion.
+type Emit func(rule int, succ []int64) bool
+
+// Expand fires, from the state cur, every enabled rule instance with index >=
+// from, calling emit for each successor. It returns how many rule instances
+// were enabled. If a rule raises a run-time error, Expand stops and returns
+// it with the rule's index; call again with from = errRule+1 to go on (the
+// enabled count is then only partial).
+func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *RuntimeError, errRule int) {
+	errRule = -1
+	r := from
+	m := mc.M
+	defer func() {
+		if x := recover(); x != nil {
+			err, _ = catch(x)
+			errRule = r
+		}
+	}()
+	n := mc.base
+	state := mc.mem[:n]
+	copy(state, cur)
+	minPrio := int64(0)
+	if m.HasPriorities {
+		// Only enabled rules of the lowest priority value fire (CMurphi).
+		first := true
+		for r = 0; r < len(m.Rules); r++ {
+			ok := mc.guard(m.Rules[r])
+			mc.enabled[r] = ok
+			if ok {
+				if p := m.Rules[r].Priority; first || p < minPrio {
+					minPrio, first = p, false
+				}
+			}
+		}
+		r = from
+	}
+	dirty := false
+	for ; r < len(m.Rules); r++ {
+		rule := m.Rules[r]
+		if m.HasPriorities {
+			if !mc.enabled[r] {
+				continue
+			}
+			enabled++
+			if rule.Priority != minPrio {
+				continue
+			}
+		} else {
+			if dirty {
+				copy(state, cur)
+				dirty = false
+			}
+			if !mc.guard(rule) {
+				continue
+			}
+			enabled++
+		}
+		if dirty {
+			copy(state, cur)
+		}
+		dirty = true
+		if m.hasAssume {
+			if !mc.bodySafe(rule) {
+				continue
+			}
+		} else {
+			mc.enter(rule.Frame)
+			for _, s := range rule.Prelude {
+				s(mc)
+			}
+			runBody(mc, rule.Body)
+		}
+		if !emit(r, state) {
+			break
+		}
+		// emit may have run other code on this Machine; the stack may
+		// have been reallocated.
+		state = mc.mem[:n]
+	}
+	if dirty {
+		copy(mc.mem[:n], cur)
+	}
+	return enabled, nil, -1
+}
+
+// bodySafe runs a rule body, reporting false if an assume statement failed.
+func (mc *Machine) bodySafe(rule *Rule) (fired bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, ok := x.(assumeAbort); !ok {
+				panic(x)
+			}
+			fired = false
+		}
+	}()
+	mc.enter(rule.Frame)
+	for _, s := range rule.Prelude {
+		s(mc)
+	}
+	runBody(mc, rule.Body)
+	return true
+}
+
+// guard evaluates a rule instance's guard on the working state.
+func (mc *Machine) guard(rule *Rule) bool {
+	if rule.Guard == nil && len(rule.Prelude) == 0 {
+		return true
+	}
+	mc.enter(rule.Frame)
+	for _, s := range rule.Prelude {
+		s(mc)
+	}
+	if rule.Guard == nil {
+		return true
+	}
+	return rule.Guard(mc)
+}
+
+// Fire runs rule instance r from the state cur. On success the working
+// state holds the successor. fired is false if the guard is false or an
+// assume statement failed.
+func (mc *Machine) Fire(cur []int64, r int) (fired bool, err *RuntimeError) {
+	defer func() {
+		if x := recover(); x != nil {
+			var assumed bool
+			err, assumed = catch(x)
+			if assumed {
+				fired, err = false, nil
+			}
+		}
+	}()
+	mc.Load(cur)
+	rule := mc.M.Rules[r]
+	if !mc.guard(rule) {
+		return false, nil
+	}
+	mc.enter(rule.Frame)
+	for _, s := range rule.Prelude {
+		s(mc)
+	}
+	runBody(mc, rule.Body)
+	return true, nil
+}
+
+// Eval evaluates property p on the state slots.
+func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError) {
+	defer func() {
+		if x := recover(); x != nil {
+			var assumed bool
+			err, assumed = catch(x)
+			if assumed {
+				err = &RuntimeError{Kind: ErrAssertion, Msg: "assume statement in a property"}
+			}
+		}
+	}()
+	mc.Load(slots)
+	mc.enter(p.Frame)
+	for _, s := range p.Pre {
+		s(mc)
+	}
+	return p.Cond(mc), nil
+}

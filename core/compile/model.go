@@ -1,0 +1,133 @@
+// Package compile turns a checked Murphi model into an executable one: a
+// state layout where every scalar leaf has a bit offset and width, packed
+// state vectors, and guards and actions compiled once into closures over a
+// flat slot array, so that firing a rule walks no syntax tree and allocates
+// nothing.
+package compile
+
+import (
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// Model is an executable Murphi model.
+type Model struct {
+	Checked *murphi.Checked
+	File    *murphi.File
+	Arith   murphi.Arith
+	// Undef is the slot value that means "undefined"; no legal value equals it.
+	Undef int64
+
+	// Leaves are the scalar components of the state, one per slot, in layout order.
+	Leaves    []Leaf
+	NumSlots  int
+	StateBits int
+	// StateBytes is the size of a packed state vector.
+	StateBytes int
+	// Vars are the global variables with their first slot.
+	Vars []Var
+
+	Starts     []*Start
+	Rules      []*Rule
+	Invariants []*Property
+	Assumes    []*Property
+	Covers     []*Property // top-level cover properties
+	Liveness   []*Property
+	// CoverStmts are the cover statements inside bodies, counted per execution.
+	CoverStmts []*CoverStmt
+	// HasPriorities is set when some rule has a CMurphi priority: only the
+	// enabled rules of the lowest priority value fire.
+	HasPriorities bool
+	// Multisets lists the multiset components, kept sorted for multiset reduction.
+	Multisets []Multiset
+
+	maxFrame  int  // largest frame of any unit
+	hasAssume bool // some body has an assume statement
+}
+
+// Var is a global state variable.
+type Var struct {
+	Name string
+	Type *murphi.Type
+	Slot int // first slot
+	Size int // number of slots
+}
+
+// LeafKind says how a leaf's values are encoded.
+type LeafKind uint8
+
+// Leaf kinds.
+const (
+	LeafRange     LeafKind = iota // integers Lo..Lo+Count-1 (also booleans, enums, scalarsets)
+	LeafUnion                     // union: global ordinals of several intervals
+	LeafPresent                   // a multiset entry's presence flag: Undef (absent) or 1
+	LeafMultIndex                 // a multiset index value 0..Count-1
+)
+
+// Leaf is one scalar component of the state.
+type Leaf struct {
+	Name   string       // full designator, e.g. "procs[2].state"
+	Type   *murphi.Type // its simple type (nil for presence flags)
+	Kind   LeafKind
+	Lo     int64  // value encoded as 1
+	Count  uint64 // number of values (the encoding also has 0 = undefined)
+	Bits   int    // width in the packed vector
+	Offset int    // bit offset in the packed vector
+	Parts  []UnionPart
+}
+
+// UnionPart maps one union member's ordinals into a union leaf's encoding.
+type UnionPart struct {
+	Lo, Hi int64 // global ordinals of the member
+	Base   uint64
+}
+
+// Multiset is a multiset component of the state: Size entries of EntrySlots
+// slots each, the first slot of each entry its presence flag.
+type Multiset struct {
+	Name       string
+	Slot       int
+	Size       int
+	EntrySlots int
+}
+
+// Start is one start state (a startstate, or one instance of a startstate
+// inside a ruleset).
+type Start struct {
+	Name  string
+	Pos   murphi.Pos
+	Frame int
+	Body  []stmtFn
+}
+
+// Rule is one rule instance: a rule, or one instance of a rule inside
+// rulesets, aliases and chooses.
+type Rule struct {
+	Name     string
+	Pos      murphi.Pos
+	Priority int64
+	Frame    int
+	Guard    boolFn // nil means always enabled
+	Body     []stmtFn
+	// Prelude evaluates alias-rule bindings before the guard and the body.
+	Prelude []stmtFn
+}
+
+// Property is one invariant, assumption, cover or liveness instance.
+type Property struct {
+	Name  string
+	Kind  string // "invariant", "assume", "cover", "liveness"
+	Pos   murphi.Pos
+	Frame int
+	Cond  boolFn
+	Pre   []stmtFn // alias bindings
+	Index int      // 1-based number among properties of its kind
+}
+
+// CoverStmt is a cover statement inside a rule or procedure.
+type CoverStmt struct {
+	Name string
+	Pos  murphi.Pos
+}
+
+// Position returns the source position of p.
+func (m *Model) Position(p murphi.Pos) murphi.Position { return m.File.Position(p) }

@@ -1,0 +1,483 @@
+// Package symmetry implements scalarset symmetry reduction: states that
+// differ only by a permutation of a scalarset's values (array indices and
+// stored values together) are one state.
+//
+// Exact mode maps every state to the least member of its orbit, but without
+// trying every permutation (CMurphi's -sym1 does, and times out on
+// n_peterson). It first colours each scalarset element with a
+// permutation-invariant signature, refined until stable (what the element's
+// own array rows hold, and where the element is referred to), so that only
+// labelings that list elements in colour order are candidates; within a
+// colour, elements whose transposition leaves the state unchanged are
+// interchangeable and tried in one order only. The least image over the
+// remaining candidates is the canonical form: the candidate set depends only
+// on the orbit, so two states of one orbit get the same form.
+//
+// Heuristic mode uses one round of colouring and breaks ties by the old
+// element order: one permutation per state, sound (every state maps into its
+// orbit) but possibly keeping several representatives of one orbit.
+package symmetry
+
+import (
+	"sort"
+
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// Mode selects exact or heuristic reduction.
+type Mode uint8
+
+// Modes.
+const (
+	Exact Mode = iota
+	Heuristic
+)
+
+type permType struct {
+	lo int64
+	n  int
+}
+
+// dim is one array dimension along a leaf's path indexed by a permuted type.
+type dim struct {
+	t      int // permuted type
+	k      int // the element this leaf sits under
+	stride int
+}
+
+type leafInfo struct {
+	val   int // permuted type of the value, -1 none, -2 union (check each)
+	dims  []dim
+	shape uint64 // position class with permuted coordinates removed
+}
+
+// Reducer canonicalises states of one model. Not safe for concurrent use.
+type Reducer struct {
+	m      *compile.Model
+	mode   Mode
+	types  []permType
+	leaves []leafInfo
+	undef  int64
+
+	// scratch
+	orig, tmp, best []int64
+	color           [][]int32
+	newColor        [][]int32
+	sig             [][]uint64
+	perm            [][]int // element -> new label
+	classes         [][]class
+	order           []int
+	Candidates      int64 // candidate permutations tried (statistics)
+}
+
+type class struct {
+	elems  []int // elements of this colour, in old order
+	groups []int // interchangeable group of each element (index into elems' group ids)
+}
+
+// New returns a Reducer for m, or nil if m has no scalarset to permute
+// (only multiset reduction then applies).
+func New(m *compile.Model, mode Mode) *Reducer {
+	r := &Reducer{m: m, mode: mode, undef: m.Undef}
+	ids := map[int]int{}
+	for _, t := range m.Checked.Scalarsets {
+		if t.Size < 2 {
+			continue
+		}
+		ids[t.ID] = len(r.types)
+		r.types = append(r.types, permType{lo: t.Lo, n: int(t.Size)})
+	}
+	if len(r.types) == 0 {
+		return nil
+	}
+	r.leaves = make([]leafInfo, m.NumSlots)
+	for _, v := range m.Vars {
+		r.walk(v.Type, v.Slot, nil, ids, 0)
+	}
+	n := m.NumSlots
+	r.orig, r.tmp, r.best = make([]int64, n), make([]int64, n), make([]int64, n)
+	for _, t := range r.types {
+		r.color = append(r.color, make([]int32, t.n))
+		r.newColor = append(r.newColor, make([]int32, t.n))
+		r.sig = append(r.sig, make([]uint64, t.n))
+		r.perm = append(r.perm, make([]int, t.n))
+	}
+	r.classes = make([][]class, len(r.types))
+	return r
+}
+
+// walk records leaf information for a value of type t at slot.
+func (r *Reducer) walk(t *murphi.Type, slot int, dims []dim, ids map[int]int, msOffset int) {
+	switch t.Kind {
+	case murphi.TRecord:
+		for i, f := range t.Fields {
+			r.walk(f.Type, slot+compile.FieldOffset(t, i), dims, ids, msOffset)
+		}
+	case murphi.TArray:
+		size := compile.SlotSize(t.Elem)
+		for k, v := range compile.IndexValues(t.Index) {
+			d := dims
+			if pt, ok := r.permTypeOf(t.Index, v, ids); ok {
+				d = append(append([]dim(nil), dims...), dim{t: pt, k: int(v - r.types[pt].lo), stride: size})
+			}
+			r.walk(t.Elem, slot+k*size, d, ids, msOffset)
+		}
+	case murphi.TMultiset:
+		entry := 1 + compile.SlotSize(t.Elem)
+		for e := 0; e < int(t.Size); e++ {
+			base := slot + e*entry
+			// Entry positions are not meaningful (entries are kept
+			// sorted), so the shape forgets them.
+			off := msOffset + e*entry
+			r.leaves[base] = leafInfo{val: -1, dims: dims, shape: r.shapeOf(base, dims, off)}
+			r.walk(t.Elem, base+1, dims, ids, off)
+		}
+	default:
+		li := leafInfo{val: -1, dims: dims}
+		switch t.Kind {
+		case murphi.TScalarset:
+			if pt, ok := ids[t.ID]; ok {
+				li.val = pt
+			}
+		case murphi.TUnion:
+			for _, mt := range t.Union {
+				if _, ok := ids[mt.ID]; ok {
+					li.val = -2
+				}
+			}
+		}
+		li.shape = r.shapeOf(slot, dims, msOffset)
+		r.leaves[slot] = li
+	}
+}
+
+func (r *Reducer) permTypeOf(idx *murphi.Type, v int64, ids map[int]int) (int, bool) {
+	switch idx.Kind {
+	case murphi.TScalarset:
+		pt, ok := ids[idx.ID]
+		return pt, ok
+	case murphi.TUnion:
+		for _, mt := range idx.Union {
+			if pt, ok := ids[mt.ID]; ok && mt.Lo <= v && v <= mt.Hi {
+				return pt, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (r *Reducer) shapeOf(slot int, dims []dim, msOffset int) uint64 {
+	base := slot - msOffset
+	for _, d := range dims {
+		base -= d.k * d.stride
+	}
+	return uint64(base)
+}
+
+// elemOf returns the permuted type and element of value v at leaf li.
+func (r *Reducer) elemOf(li *leafInfo, v int64) (int, int, bool) {
+	if v == r.undef || li.val == -1 {
+		return 0, 0, false
+	}
+	if li.val >= 0 {
+		t := r.types[li.val]
+		return li.val, int(v - t.lo), true
+	}
+	for i, t := range r.types {
+		if t.lo <= v && v < t.lo+int64(t.n) {
+			return i, int(v - t.lo), true
+		}
+	}
+	return 0, 0, false
+}
+
+// Canonicalize replaces the state slots by its representative.
+func (r *Reducer) Canonicalize(s []int64) {
+	r.m.SortMultisets(s)
+	r.colour(s)
+	if r.mode == Heuristic {
+		for t := range r.types {
+			r.labelByColour(t)
+		}
+		r.apply(s, r.tmp)
+		copy(s, r.tmp)
+		return
+	}
+	copy(r.orig, s)
+	r.buildClasses(s)
+	first := true
+	r.enumerate(0, 0, 0, &first)
+	copy(s, r.best)
+}
+
+// mix is splitmix64's finaliser: a strong 64-bit mixer for signatures.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// colour computes stable element colours for state s.
+func (r *Reducer) colour(s []int64) {
+	for t := range r.types {
+		for e := range r.color[t] {
+			r.color[t][e] = 0
+		}
+	}
+	rounds := 1
+	if r.mode == Exact {
+		rounds = 0
+		for _, t := range r.types {
+			rounds += t.n
+		}
+	}
+	prev := r.numColours()
+	for round := 0; round < rounds; round++ {
+		r.signatures(s)
+		for t := range r.types {
+			r.rank(t)
+		}
+		n := r.numColours()
+		if n == prev && round > 0 {
+			break
+		}
+		prev = n
+	}
+}
+
+func (r *Reducer) numColours() int {
+	total := 0
+	for t := range r.types {
+		max := int32(-1)
+		for _, c := range r.color[t] {
+			if c > max {
+				max = c
+			}
+		}
+		total += int(max) + 1
+	}
+	return total
+}
+
+// signatures accumulates, per element, an order-independent hash of the
+// tuples describing its rows and the places that refer to it.
+func (r *Reducer) signatures(s []int64) {
+	for t := range r.types {
+		for e := range r.sig[t] {
+			r.sig[t][e] = uint64(r.color[t][e])*0x9e37 + 1
+		}
+	}
+	for p := range r.leaves {
+		li := &r.leaves[p]
+		if len(li.dims) == 0 && li.val == -1 {
+			continue
+		}
+		v := s[p]
+		vt, ve, isElem := r.elemOf(li, v)
+		var vabs uint64
+		if isElem {
+			vabs = mix(uint64(vt)<<40 | uint64(r.color[vt][ve])<<8 | 1)
+		} else {
+			vabs = mix(uint64(v) ^ 0x5bd1e995)
+		}
+		pos := mix(li.shape + 0x1234567)
+		for i, d := range li.dims {
+			pos = mix(pos ^ uint64(i)<<56 ^ uint64(d.t)<<48 ^ uint64(r.color[d.t][d.k]))
+		}
+		for i, d := range li.dims {
+			self := uint64(0)
+			if isElem && vt == d.t && ve == d.k {
+				self = 1
+			}
+			// Which other dims point at the same element also matters.
+			same := uint64(0)
+			for j, d2 := range li.dims {
+				if d2.t == d.t && d2.k == d.k {
+					same |= 1 << uint(j&63)
+				}
+			}
+			r.sig[d.t][d.k] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ same<<20 ^ 0x77)
+		}
+		if isElem {
+			same := uint64(0)
+			for j, d := range li.dims {
+				if d.t == vt && d.k == ve {
+					same |= 1 << uint(j&63)
+				}
+			}
+			r.sig[vt][ve] += mix(pos ^ same<<24 ^ 0xabcdef)
+		}
+	}
+}
+
+// rank renumbers type t's colours by sorted (old colour, signature).
+func (r *Reducer) rank(t int) {
+	n := r.types[t].n
+	idx := r.order[:0]
+	for e := 0; e < n; e++ {
+		idx = append(idx, e)
+	}
+	col, sig := r.color[t], r.sig[t]
+	sort.Slice(idx, func(a, b int) bool {
+		ea, eb := idx[a], idx[b]
+		if col[ea] != col[eb] {
+			return col[ea] < col[eb]
+		}
+		return sig[ea] < sig[eb]
+	})
+	nc := r.newColor[t]
+	c := int32(0)
+	for i, e := range idx {
+		if i > 0 {
+			p := idx[i-1]
+			if col[p] != col[e] || sig[p] != sig[e] {
+				c++
+			}
+		}
+		nc[e] = c
+	}
+	copy(col, nc)
+	r.order = idx
+}
+
+// labelByColour labels type t's elements in colour order, ties by old order.
+func (r *Reducer) labelByColour(t int) {
+	n := r.types[t].n
+	idx := r.order[:0]
+	for e := 0; e < n; e++ {
+		idx = append(idx, e)
+	}
+	col := r.color[t]
+	sort.SliceStable(idx, func(a, b int) bool { return col[idx[a]] < col[idx[b]] })
+	for label, e := range idx {
+		r.perm[t][e] = label
+	}
+	r.order = idx
+}
+
+// apply writes into dst the state s with every permuted type's elements
+// relabelled by r.perm, multisets re-sorted.
+func (r *Reducer) apply(s, dst []int64) {
+	for p := range r.leaves {
+		li := &r.leaves[p]
+		q := p
+		for _, d := range li.dims {
+			q += (r.perm[d.t][d.k] - d.k) * d.stride
+		}
+		v := s[p]
+		if vt, ve, ok := r.elemOf(li, v); ok {
+			v = r.types[vt].lo + int64(r.perm[vt][ve])
+		}
+		dst[q] = v
+	}
+	r.m.SortMultisets(dst)
+}
+
+// buildClasses groups each type's elements by colour and, within a colour,
+// into interchangeable groups (their transposition fixes the state).
+func (r *Reducer) buildClasses(s []int64) {
+	for t := range r.types {
+		n := r.types[t].n
+		byColour := map[int32][]int{}
+		var cols []int32
+		for e := 0; e < n; e++ {
+			c := r.color[t][e]
+			if _, ok := byColour[c]; !ok {
+				cols = append(cols, c)
+			}
+			byColour[c] = append(byColour[c], e)
+		}
+		sort.Slice(cols, func(a, b int) bool { return cols[a] < cols[b] })
+		r.classes[t] = r.classes[t][:0]
+		for _, c := range cols {
+			elems := byColour[c]
+			cl := class{elems: elems, groups: make([]int, len(elems))}
+			for i := range cl.groups {
+				cl.groups[i] = -1
+			}
+			g := 0
+			for i := range elems {
+				if cl.groups[i] >= 0 {
+					continue
+				}
+				cl.groups[i] = g
+				for j := i + 1; j < len(elems); j++ {
+					if cl.groups[j] < 0 && r.swapFixes(s, t, elems[i], elems[j]) {
+						cl.groups[j] = g
+					}
+				}
+				g++
+			}
+			r.classes[t] = append(r.classes[t], cl)
+		}
+	}
+}
+
+// swapFixes reports whether exchanging elements a and b of type t leaves s unchanged.
+func (r *Reducer) swapFixes(s []int64, t, a, b int) bool {
+	for u := range r.types {
+		for e := range r.perm[u] {
+			r.perm[u][e] = e
+		}
+	}
+	r.perm[t][a], r.perm[t][b] = b, a
+	r.apply(s, r.tmp)
+	for i := range s {
+		if s[i] != r.tmp[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// enumerate assigns labels class by class (type t, class ci, next label)
+// and keeps the least image.
+func (r *Reducer) enumerate(t, ci, label int, first *bool) {
+	if t == len(r.types) {
+		r.Candidates++
+		r.apply(r.orig, r.tmp)
+		if *first || less(r.tmp, r.best) {
+			copy(r.best, r.tmp)
+			*first = false
+		}
+		return
+	}
+	if ci == len(r.classes[t]) {
+		r.enumerate(t+1, 0, 0, first)
+		return
+	}
+	cl := &r.classes[t][ci]
+	r.assign(t, ci, cl, label, 0, make([]bool, len(cl.elems)), first)
+}
+
+// assign gives labels label.. to the elements of class cl: at each step any
+// group's first unlabelled element may come next.
+func (r *Reducer) assign(t, ci int, cl *class, label, done int, used []bool, first *bool) {
+	if done == len(cl.elems) {
+		r.enumerate(t, ci+1, label, first)
+		return
+	}
+	tried := map[int]bool{}
+	for i, e := range cl.elems {
+		g := cl.groups[i]
+		if used[i] || tried[g] {
+			continue
+		}
+		tried[g] = true // only the group's first unused element
+		used[i] = true
+		r.perm[t][e] = label
+		r.assign(t, ci, cl, label+1, done+1, used, first)
+		used[i] = false
+	}
+}
+
+func less(a, b []int64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
