@@ -8,19 +8,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as h from '../testlib/helpers.mjs';
 
-// Wide and shallow: level 3 holds almost every state, so the queue is
-// nearly as large as the visited set when it is expanded.
-const wide = `-- A wide model: three registers set one at a time
-type val: 0..119;
+// Wide and shallow, with large states: nearly every state is on the last
+// BFS level, so the queue holds most of them at once (about 3 MiB) while the
+// visited set (about 10 MiB) fits the budget; the queue's share of 16 MiB
+// (a tenth, by default) does not hold them, so it must spill.
+const wide = `-- Three registers, each set once, and a constant 40-byte payload
+type val: 0..40; slot: 1..40;
 var x: val; y: val; z: val;
-startstate begin x := 0; y := 0; z := 0; end;
+    payload: array [slot] of 0..255;
+startstate
+begin
+  x := 0; y := 0; z := 0;
+  for j: slot do payload[j] := j * 5; endfor;
+end;
 ruleset v: val do
-  rule "set x" true ==> begin x := v; end;
-  rule "set y" true ==> begin y := v; end;
-  rule "set z" true ==> begin z := v; end;
+  rule "set x" x = 0 ==> begin x := v; end;
+  rule "set y" y = 0 ==> begin y := v; end;
+  rule "set z" z = 0 ==> begin z := v; end;
 endruleset;
+rule "start over" x != 0 & y != 0 & z != 0 ==> begin x := 0; y := 0; z := 0; end;
 `;
-const budgetMB = 32;
+const budgetMB = 16;
 
 let srv, browser;
 
@@ -38,8 +46,9 @@ after(async () => {
 test('a small memory budget spills the queue to browser storage and keeps the count', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'locus-wide-')), 'wide.m');
   writeFileSync(file, wide);
-  const native = h.nativeCheck(file);
-  assert.equal(native.verdict, 'pass');
+  const native = h.nativeCheck(file, ['-m', String(budgetMB)]);
+  assert.equal(native.verdict, 'pass', native.reason);
+  assert.ok(native.disk_bytes_written > 0, 'the native CLI spills this model to disk too');
 
   const page = await browser.context.newPage();
   await h.openApp(page, srv.url + h.shareFragment(wide, { f: 'wide.m', mem: String(budgetMB) }));
