@@ -165,7 +165,7 @@ func (a *App) serve() {
 			a.mu.Unlock()
 
 			a.ee.Lock()
-			if f() {
+			if a.apply(f) {
 				a.renderDue = false
 				a.ee.UnlockRender()
 			} else {
@@ -174,6 +174,18 @@ func (a *App) serve() {
 			}
 		}
 	}
+}
+
+// apply runs f, turning a panic (such as an exception thrown by the
+// JavaScript side) into a notice instead of a dead page.
+func (a *App) apply(f func() bool) (render bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.Notice = Notice{"error", fmt.Sprintf("Something went wrong on the page: %v", r)}
+			render = true
+		}
+	}()
+	return f()
 }
 
 func (a *App) tick() {

@@ -13,45 +13,49 @@ const keywords = new Set((
 const atoms = new Set(['true', 'false']);
 const types = new Set(['boolean']);
 
+// token reads one token from stream and returns its highlighting tag name;
+// state.inComment carries a /* */ comment across lines.
+export function token(stream, state) {
+  if (state.inComment) {
+    if (stream.skipTo('*/')) {
+      stream.match('*/');
+      state.inComment = false;
+    } else {
+      stream.skipToEnd();
+    }
+    return 'blockComment';
+  }
+  if (stream.eatSpace()) return null;
+  if (stream.match('--')) {
+    stream.skipToEnd();
+    return 'lineComment';
+  }
+  if (stream.match('/*')) {
+    state.inComment = true;
+    return token(stream, state);
+  }
+  if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
+  if (stream.match(/^\d+(?:\.\d+)?/)) return 'number';
+  const word = stream.match(/^[A-Za-z_][A-Za-z0-9_]*/);
+  if (word) {
+    const w = word[0].toLowerCase();
+    if (keywords.has(w)) return 'keyword';
+    if (atoms.has(w)) return 'bool';
+    if (types.has(w)) return 'typeName';
+    return 'variableName';
+  }
+  if (stream.match(/^(?::=|==>|->|<=|>=|!=|\.\.)/)) return 'operator';
+  const ch = stream.next();
+  if ('+-*/%<>=!&|?:'.includes(ch)) return 'operator';
+  if ('()[]{}'.includes(ch)) return 'bracket';
+  if (ch === ';' || ch === ',' || ch === '.') return 'punctuation';
+  return null;
+}
+
 export const murphi = StreamLanguage.define({
   name: 'murphi',
   startState: () => ({ inComment: false }),
-  token(stream, state) {
-    if (state.inComment) {
-      if (stream.skipTo('*/')) {
-        stream.match('*/');
-        state.inComment = false;
-      } else {
-        stream.skipToEnd();
-      }
-      return 'blockComment';
-    }
-    if (stream.eatSpace()) return null;
-    if (stream.match('--')) {
-      stream.skipToEnd();
-      return 'lineComment';
-    }
-    if (stream.match('/*')) {
-      state.inComment = true;
-      return this.token(stream, state) || 'blockComment';
-    }
-    if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return 'string';
-    if (stream.match(/^\d+(?:\.\d+)?/)) return 'number';
-    const word = stream.match(/^[A-Za-z_][A-Za-z0-9_]*/);
-    if (word) {
-      const w = word[0].toLowerCase();
-      if (keywords.has(w)) return 'keyword';
-      if (atoms.has(w)) return 'bool';
-      if (types.has(w)) return 'typeName';
-      return 'variableName';
-    }
-    if (stream.match(/^(?::=|==>|->|<=|>=|!=|\.\.)/)) return 'operator';
-    const ch = stream.next();
-    if ('+-*/%<>=!&|?:'.includes(ch)) return 'operator';
-    if ('()[]{}'.includes(ch)) return 'bracket';
-    if (ch === ';' || ch === ',' || ch === '.') return 'punctuation';
-    return null;
-  },
+  token,
   languageData: {
     commentTokens: { line: '--', block: { open: '/*', close: '*/' } },
   },
