@@ -73,22 +73,38 @@ func rate(r float64) string {
 
 // levelEstimate estimates the number of new states at each BFS level from
 // progress samples, until the result brings the exact sizes. While level l
-// is expanded, the states found are level l+1 states, so the state count
-// when level l is first seen is the number of states in levels 0..l.
+// is expanded the states found are on level l+1, so the states found
+// between two samples belong to the levels after the ones expanded in
+// between; levels are often expanded faster than samples arrive, so the
+// growth is spread evenly over them.
 type levelEstimate struct {
-	marks []int64 // marks[l]: states when level l was first seen being expanded
+	sizes  []int64
+	level  int   // level of the last sample
+	states int64 // states at the last sample
+	seen   bool
 }
 
 func (e *levelEstimate) observe(level int, states int64) []int64 {
-	for len(e.marks) <= level {
-		e.marks = append(e.marks, states)
+	first := e.level + 1 // first level the new states may be on
+	if !e.seen {
+		first = 0
+		e.seen = true
 	}
-	sizes := make([]int64, len(e.marks)+1)
-	prev := int64(0)
-	for l, m := range e.marks {
-		sizes[l] = m - prev
-		prev = m
+	last := level + 1
+	if first > last {
+		first = last
 	}
-	sizes[len(e.marks)] = states - prev
-	return sizes
+	for len(e.sizes) <= last {
+		e.sizes = append(e.sizes, 0)
+	}
+	delta := states - e.states
+	n := int64(last - first + 1)
+	for l := first; l <= last; l++ {
+		e.sizes[l] += delta / n
+	}
+	for r, l := delta%n, last; r > 0; r, l = r-1, l-1 {
+		e.sizes[l]++
+	}
+	e.level, e.states = level, states
+	return append([]int64(nil), e.sizes...)
 }

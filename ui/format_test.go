@@ -44,15 +44,23 @@ func TestLevelEstimate(t *testing.T) {
 		states int64
 		want   []int64
 	}{
-		{0, 1, []int64{1, 0}},
-		{0, 3, []int64{1, 2}},
-		{1, 4, []int64{1, 3, 0}},
-		{1, 9, []int64{1, 3, 5}},
-		{3, 20, []int64{1, 3, 16, 0, 0}}, // level 2 passed between samples: its states land on level 2
+		{0, 3, []int64{1, 2}},              // first sample: levels 0 and 1
+		{0, 5, []int64{1, 4}},              // still expanding level 0: new states on level 1
+		{1, 9, []int64{1, 6, 2}},           // expanded level 1 since: levels 1 and 2
+		{4, 30, []int64{1, 6, 7, 5, 5, 6}}, // levels 2..5 share the 21 new states
+		{4, 30, []int64{1, 6, 7, 5, 5, 6}}, // nothing new
 	}
 	for _, s := range steps {
-		if got := e.observe(s.level, s.states); !reflect.DeepEqual(got, s.want) {
+		got := e.observe(s.level, s.states)
+		if !reflect.DeepEqual(got, s.want) {
 			t.Errorf("observe(%d, %d) = %v, want %v", s.level, s.states, got, s.want)
+		}
+		var sum int64
+		for _, n := range got {
+			sum += n
+		}
+		if sum != s.states {
+			t.Errorf("observe(%d, %d): sizes add up to %d", s.level, s.states, sum)
 		}
 	}
 }

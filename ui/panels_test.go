@@ -79,7 +79,7 @@ func TestVerdictPanel(t *testing.T) {
 		t.Errorf("failed: Verdict() = %q, Headline() = %q", c.Verdict(), c.Headline())
 	}
 	a.Run = &Run{Status: "done", Result: &protocol.Result{Verdict: "error", Reason: "engine not built yet"}}
-	if c.Headline() != "engine not built yet" || len(c.Stats()) != 0 {
+	if c.Headline() != "Engine not built yet" || len(c.Stats()) != 0 {
 		t.Errorf("error result: Headline() = %q, Stats() = %v", c.Headline(), c.Stats())
 	}
 }

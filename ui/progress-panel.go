@@ -60,3 +60,6 @@ func (c *ProgressPanel) LevelsCaption() string {
 	}
 	return "New states per BFS level"
 }
+
+// DFS reports a depth-first run, which has no BFS levels to chart.
+func (c *ProgressPanel) DFS() bool { r := c.App.Run; return r != nil && r.Options.Algorithm == "dfs" }

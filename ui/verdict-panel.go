@@ -62,16 +62,16 @@ func (c *VerdictPanel) Headline() string {
 	case protocol.Fail:
 		if v := res.Violation; v != nil {
 			if v.Pos != "" {
-				return v.Message + " (" + v.Pos + ")"
+				return sentence(v.Message) + " (" + v.Pos + ")"
 			}
-			return v.Message
+			return sentence(v.Message)
 		}
 		return "A property failed."
 	case protocol.Rejected:
 		return "The model has errors; fix them and run again."
 	}
 	if res.Reason != "" {
-		return res.Reason
+		return sentence(res.Reason)
 	}
 	return res.Verdict
 }
