@@ -10,6 +10,20 @@ export PATH="$(go env GOROOT)/lib/wasm:$PATH"
 
 step() { printf '\n== %s\n' "$*"; }
 
+# conformance runs the corpus test and shows its tally and skips.
+conformance() {
+	local log
+	log=$(mktemp)
+	if [ "$1" = js ]; then
+		GOOS=js GOARCH=wasm go test -count=1 -timeout 30m -v -run TestConformance ./core/conformance >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+	else
+		go test -count=1 -timeout 30m -v -run TestConformance ./core/conformance >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+	fi
+	grep -E 'skip |js/wasm:' "$log" | sed 's/^ *conformance_test.go:[0-9]*: /  /' || true
+	grep -E '^conformance:' "$log"
+	rm -f "$log"
+}
+
 build_cli() {
 	mkdir -p bin
 	go build -o bin/locus ./cmd/locus
@@ -41,9 +55,13 @@ test)
 	go vet ./...
 	GOOS=js GOARCH=wasm go vet ./...
 	step "go test"
-	go test ./...
+	go test $(go list ./... | grep -v /core/conformance)
+	step "conformance (../shared/models)"
+	conformance ""
 	step "go test (js/wasm under Node): core"
-	GOOS=js GOARCH=wasm go test ./core/...
+	GOOS=js GOARCH=wasm go test $(GOOS=js GOARCH=wasm go list ./core/... | grep -v /core/conformance)
+	step "conformance under js/wasm"
+	conformance "js"
 	if [ -d storagefs ] && ls storagefs/*_test.go >/dev/null 2>&1; then
 		step "go test (js/wasm under Node + fake-indexeddb): storagefs"
 		ensure_npm

@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/locus-mc/locus/core/verify"
 )
@@ -56,7 +55,7 @@ func (f sizeFlag) Set(s string) error {
 	return nil
 }
 
-func runCheck(args []string, stdout, stderr *os.File) int {
+func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -117,10 +116,14 @@ func runCheck(args []string, stdout, stderr *os.File) int {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
 		return exitRejected
 	}
+	if err := verify.ValidateOptions(opts); err != nil {
+		fmt.Fprintf(stderr, "locus check: %v\n", err)
+		return exitRejected
+	}
 	file := files[0]
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return report(stdout, stderr, jsonOut, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, file, trace)
+		return report(stdout, stderr, jsonOut, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, file, trace, nil)
 	}
 	if fsys, cleanup, err := diskFS(diskDir); err != nil {
 		fmt.Fprintf(stderr, "locus check: %v\n", err)
@@ -155,10 +158,10 @@ func runCheck(args []string, stdout, stderr *os.File) int {
 	defer stop()
 	res := verify.Check(ctx, file, src, opts)
 	res.RSSBytes = peakRSS()
-	return report(stdout, stderr, jsonOut, res, file, trace)
+	return report(stdout, stderr, jsonOut, res, file, trace, src)
 }
 
-func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string) int {
+func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string, src []byte) int {
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -168,7 +171,7 @@ func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, tr
 		enc.Encode(res)
 		return exitCode(res.Verdict)
 	}
-	printHuman(stdout, stderr, res, file, trace)
+	printHuman(stdout, stderr, res, file, trace, src)
 	return exitCode(res.Verdict)
 }
 
@@ -181,13 +184,31 @@ func stripTraces(res *verify.Result) {
 	}
 }
 
-func printHuman(w, ew io.Writer, res *verify.Result, file, trace string) {
+func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []byte) {
+	lines := strings.Split(string(src), "\n")
 	for _, d := range res.Diagnostics {
 		sev := ""
 		if d.Severity == "warning" {
 			sev = "warning: "
 		}
 		fmt.Fprintf(ew, "%s:%d:%d: %s%s\n", d.File, d.Line, d.Col, sev, d.Message)
+		if d.Line >= 1 && d.Line <= len(lines) {
+			// The source line, and a caret under the column (tabs kept so
+			// that it lines up).
+			line := strings.TrimRight(lines[d.Line-1], "\r")
+			var pad []rune
+			for i, r := range []rune(line) {
+				if i >= d.Col-1 {
+					break
+				}
+				if r == '\t' {
+					pad = append(pad, '\t')
+				} else {
+					pad = append(pad, ' ')
+				}
+			}
+			fmt.Fprintf(ew, "    %s\n    %s^\n", line, string(pad))
+		}
 	}
 	switch res.Verdict {
 	case verify.Rejected:
@@ -220,10 +241,14 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string) {
 	}
 	fmt.Fprintf(w, "Rules fired:  %s\n", commas(res.RulesFired))
 	fmt.Fprintf(w, "Depth:        %d\n", res.Depth)
-	fmt.Fprintf(w, "Time:         %s  (%s states/s, %s rules/s)\n",
-		time.Duration(res.Seconds*float64(time.Second)).Round(time.Millisecond), commas(int64(res.StatesPerSec)), commas(int64(res.RulesPerSec)))
-	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g bytes) per state\n",
-		human(res.PeakBytes), human(res.RSSBytes), res.StateBits, res.BytesPerState)
+	fmt.Fprintf(w, "Time:         %.3f s  (%s states/s, %s rules/s)\n",
+		res.Seconds, commas(int64(res.StatesPerSec)), commas(int64(res.RulesPerSec)))
+	unit := "bytes"
+	if res.BytesPerState == 1 {
+		unit = "byte"
+	}
+	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g %s) per state\n",
+		human(res.PeakBytes), human(res.RSSBytes), res.StateBits, res.BytesPerState, unit)
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		fmt.Fprintf(w, "Disk:         %s written, %s read\n", human(res.DiskWritten), human(res.DiskRead))
 	}

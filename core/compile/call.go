@@ -96,7 +96,14 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 	pos := x.Pos()
 	missing := &RuntimeError{Kind: ErrNoReturn, Pos: pos,
 		Msg: fmt.Sprintf("function %s ended without returning a value", name)}
+	deep := &RuntimeError{Kind: ErrRecursion, Pos: pos,
+		Msg: fmt.Sprintf("calls nested more than %d deep (runaway recursion in %s?)", MaxCallDepth, name)}
 	return func(mc *Machine) int {
+		mc.step(pos)
+		if mc.depth >= MaxCallDepth {
+			panic(deep)
+		}
+		mc.depth++
 		base := mc.sp
 		need := base + p.frame
 		if need > len(mc.mem) {
@@ -121,6 +128,7 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		}
 		mc.fp = saveFp
 		mc.sp = base
+		mc.depth--
 		if p.isFunc && !returned {
 			panic(missing)
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // MaxRuleInstances bounds the rule instances a model may expand to.
-const MaxRuleInstances = 1 << 20
+const MaxRuleInstances = 1 << 18
 
 type bindKind uint8
 
@@ -164,15 +164,10 @@ func (ctx *ruleCtx) with(param string) *ruleCtx {
 func (c *compiler) instanceName(base string, pos murphi.Pos, ctx *ruleCtx) string {
 	name := base
 	if name == "" {
-		name = fmt.Sprintf("rule at line %d", c.m.File.Position(pos).Line)
+		name = fmt.Sprintf("rule (line %d)", c.m.File.Position(pos).Line)
 	}
-	for i, p := range ctx.params {
-		if i == 0 {
-			name += ", "
-		} else {
-			name += ", "
-		}
-		name += p
+	for _, p := range ctx.params {
+		name += ", " + p
 	}
 	return name
 }
@@ -198,10 +193,13 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		r.Frame = c.endUnit()
 		c.m.Rules = append(c.m.Rules, r)
 	case *murphi.StartState:
+		if len(c.m.Starts) >= MaxRuleInstances {
+			c.fail(d.Pos(), "the model expands to more than %d start states", MaxRuleInstances)
+		}
 		c.beginUnit()
 		s := &Start{Name: d.Name, Pos: d.Pos()}
 		if s.Name == "" {
-			s.Name = fmt.Sprintf("startstate at line %d", c.m.File.Position(d.Pos()).Line)
+			s.Name = fmt.Sprintf("(line %d)", c.m.File.Position(d.Pos()).Line)
 		}
 		s.Name = c.instanceName(s.Name, d.Pos(), ctx)
 		pre := c.prelude(ctx)
@@ -209,6 +207,9 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		s.Frame = c.endUnit()
 		c.m.Starts = append(c.m.Starts, s)
 	case *murphi.PropertyRule:
+		if len(c.m.Invariants)+len(c.m.Assumes)+len(c.m.Covers)+len(c.m.Liveness) >= MaxRuleInstances {
+			c.fail(d.Pos(), "the model expands to more than %d properties", MaxRuleInstances)
+		}
 		c.beginUnit()
 		p := &Property{Pos: d.Pos()}
 		p.Pre = c.prelude(ctx)

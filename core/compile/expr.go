@@ -717,6 +717,7 @@ type loopFn func(mc *Machine, body func(*Machine) bool) bool
 
 // iterate compiles a loop over a quantifier's values.
 func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
+	pos := q.Pos()
 	if q.Type != nil {
 		t := q.Name.Obj.Type
 		type span struct{ lo, hi int64 }
@@ -728,10 +729,20 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		} else {
 			spans = []span{{t.Lo, t.Hi}}
 		}
+		total := uint64(0)
+		for _, s := range spans {
+			total += uint64(s.hi-s.lo) + 1
+		}
+		if total > MaxLoopIterations {
+			err := &RuntimeError{Kind: ErrLoopLimit, Pos: q.Pos(),
+				Msg: fmt.Sprintf("quantifier %s ranges over %d values (more than %d)", q.Name.Name, total, MaxLoopIterations)}
+			return func(*Machine, func(*Machine) bool) bool { panic(err) }
+		}
 		if len(spans) == 1 {
 			lo, hi := spans[0].lo, spans[0].hi
 			return func(mc *Machine, body func(*Machine) bool) bool {
 				for v := lo; ; v++ {
+					mc.step(pos)
 					mc.mem[mc.fp+slot] = v
 					if body(mc) {
 						return true
@@ -745,6 +756,7 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		return func(mc *Machine, body func(*Machine) bool) bool {
 			for _, s := range spans {
 				for v := s.lo; ; v++ {
+					mc.step(pos)
 					mc.mem[mc.fp+slot] = v
 					if body(mc) {
 						return true
@@ -763,7 +775,6 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 		by = c.expr(q.By).f()
 	}
 	ar := c.ar
-	pos := q.Pos()
 	return func(mc *Machine, body func(*Machine) bool) bool {
 		lo, hi := from(mc), to(mc)
 		step := int64(1)
@@ -774,10 +785,15 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 			}
 		}
 		up := ar.Unsigned || step > 0
-		for v := lo; ; {
+		for v, n := lo, 0; ; n++ {
 			if up && ar.Less(hi, v) || !up && ar.Less(v, hi) {
 				return false
 			}
+			if n >= MaxLoopIterations {
+				panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
+					Msg: fmt.Sprintf("for loop ran more than %d iterations", MaxLoopIterations)})
+			}
+			mc.step(pos)
 			mc.mem[mc.fp+slot] = v
 			if body(mc) {
 				return true

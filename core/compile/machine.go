@@ -48,12 +48,21 @@ func (e *RuntimeError) Error() string { return e.Msg }
 // transition is discarded silently.
 type assumeAbort struct{}
 
-// MaxLoopIterations bounds one while loop; beyond it the rule fails with
-// ErrLoopLimit (CMurphi stops at 1000 by default; Rumur never stops).
+// MaxLoopIterations bounds one loop (while, for, forall, exists); beyond it
+// the rule fails with ErrLoopLimit instead of hanging the checker (CMurphi
+// stops while loops at 1000 by default; Rumur never stops).
 const MaxLoopIterations = 1 << 20
 
-// maxStack bounds the frame stack (slots), i.e. recursion depth.
+// maxStack bounds the frame stack (slots).
 const maxStack = 1 << 22
+
+// MaxCallDepth bounds nested procedure and function calls.
+const MaxCallDepth = 10000
+
+// DefaultStepLimit bounds the loop iterations and calls of one rule firing
+// (or start state, or property evaluation), so that nested loops cannot
+// hang the checker.
+const DefaultStepLimit = 1 << 26
 
 // Machine executes a Model's compiled code. It owns the working state and the
 // frame stack; one Machine per goroutine.
@@ -72,11 +81,16 @@ type Machine struct {
 
 	enabled []bool
 	cur     []int64
+
+	// StepLimit bounds loop iterations and calls per rule firing.
+	StepLimit int64
+	steps     int64
+	depth     int
 }
 
 // NewMachine returns a Machine for m.
 func (m *Model) NewMachine() *Machine {
-	mc := &Machine{M: m, undef: m.Undef, base: m.NumSlots}
+	mc := &Machine{M: m, undef: m.Undef, base: m.NumSlots, StepLimit: DefaultStepLimit}
 	mc.mem = make([]int64, m.NumSlots+m.maxFrame+1024)
 	mc.CoverHits = make([]int64, len(m.CoverStmts))
 	mc.enabled = make([]bool, len(m.Rules))
@@ -92,6 +106,8 @@ func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
 
 // enter sets up a fresh frame of size n at the bottom of the stack.
 func (mc *Machine) enter(n int) {
+	mc.steps = 0
+	mc.depth = 0
 	mc.fp = mc.base
 	mc.sp = mc.base + n
 	if mc.sp > len(mc.mem) {
@@ -100,6 +116,15 @@ func (mc *Machine) enter(n int) {
 	f := mc.mem[mc.fp:mc.sp]
 	for i := range f {
 		f[i] = mc.undef
+	}
+}
+
+// step counts one loop iteration or call against the step limit.
+func (mc *Machine) step(pos murphi.Pos) {
+	mc.steps++
+	if mc.steps > mc.StepLimit {
+		panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
+			Msg: fmt.Sprintf("a single rule execution ran more than %d loop iterations and calls", mc.StepLimit)})
 	}
 }
 

@@ -129,5 +129,9 @@ type CoverStmt struct {
 	Pos  murphi.Pos
 }
 
+// MaxFrame returns the largest frame (slots of locals and temporaries) of
+// any rule, start state, property or procedure.
+func (m *Model) MaxFrame() int { return m.maxFrame }
+
 // Position returns the source position of p.
 func (m *Model) Position(p murphi.Pos) murphi.Position { return m.File.Position(p) }

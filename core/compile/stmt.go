@@ -358,6 +358,7 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 		pos := s.Pos()
 		return func(mc *Machine) bool {
 			for n := 0; cond(mc); n++ {
+				mc.step(pos)
 				if n >= MaxLoopIterations {
 					panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
 						Msg: fmt.Sprintf("while loop ran more than %d iterations", MaxLoopIterations)})

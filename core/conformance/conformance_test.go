@@ -77,6 +77,7 @@ func readManifest(t *testing.T, path string) []map[string]string {
 
 // check is one run of one model with one set of options and its reference.
 type check struct {
+	size   int64  // the largest reference state count of the model, if known
 	name   string // file and configuration
 	file   string
 	opts   verify.Options
@@ -212,6 +213,16 @@ func cmurphiChecks(t *testing.T, dir string) []check {
 			depth = d
 		}
 		cmurphiOnly := row["real"] != "" || row["prob_rules"] != ""
+		var size int64
+		for k, v := range row {
+			if strings.HasPrefix(k, "measured_") {
+				if _, counts, ok := strings.Cut(v, ";"); ok {
+					if n, _, ok := parseCounts(counts); ok && n > size {
+						size = n
+					}
+				}
+			}
+		}
 		configs := []struct {
 			col, label, sym, deadlock string
 			counts, depth             bool
@@ -227,7 +238,7 @@ func cmurphiChecks(t *testing.T, dir string) []check {
 			if col == "" {
 				continue
 			}
-			c := check{name: fmt.Sprintf("cmurphi/%s [%s]", name, cf.label), file: file}
+			c := check{name: fmt.Sprintf("cmurphi/%s [%s]", name, cf.label), file: file, size: size}
 			c.opts.Symmetry = cf.sym
 			c.opts.Deadlock = cf.deadlock
 			e, ref := cmurphiVerdict(col)
@@ -263,11 +274,26 @@ type outcome struct {
 	msg    string
 }
 
+// wasmLimit bounds the models checked under js/wasm, where the suite runs
+// several times slower: the native run covers the large ones (the engine
+// code is the same), the wasm run shows the engine works on that platform.
+const wasmLimit = 150000
+
 func TestConformance(t *testing.T) {
 	dir := modelsDir(t)
 	checks := append(rumurChecks(t, dir), cmurphiChecks(t, dir)...)
 	if len(checks) < 300 {
 		t.Fatalf("only %d checks found; is the corpus complete?", len(checks))
+	}
+	if runtime.GOOS == "js" {
+		var small []check
+		for _, c := range checks {
+			if c.size <= wasmLimit && !c.noRefLimit {
+				small = append(small, c)
+			}
+		}
+		t.Logf("js/wasm: running the %d of %d checks on models of at most %d states", len(small), len(checks), wasmLimit)
+		checks = small
 	}
 	results := make([]outcome, len(checks))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))

@@ -2,13 +2,31 @@ package explore
 
 import (
 	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/queue"
 )
 
-// DefaultQueueFraction is the share of the memory budget given to the BFS
-// queue's in-memory part (Murphi's gPercentActive).
+// DefaultQueueFraction is the share of the memory budget given to the
+// search queue's in-memory part (Murphi's gPercentActive).
 const DefaultQueueFraction = 0.1
 
-// newBFSQueue returns the BFS frontier.
-func newBFSQueue(rec int, b *budget.Budget, opts Options) (frontier, error) {
-	return newMemQueue(rec, b), nil
+// newFrontier returns the queue of states still to expand: a FIFO for
+// breadth-first search, a LIFO for depth-first. With a memory budget and a
+// storage FS, the queue keeps its share of the budget in memory and spills
+// the rest to disk; otherwise it lives in memory, reserving from the budget.
+func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO, error) {
+	if opts.MemoryBytes > 0 && opts.FS != nil {
+		frac := opts.QueueFraction
+		if frac <= 0 {
+			frac = DefaultQueueFraction
+		}
+		share := int64(frac * float64(opts.MemoryBytes))
+		if lifo {
+			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
+		}
+		return queue.NewDisk(rec, b, share, opts.FS, "bfs-")
+	}
+	if lifo {
+		return queue.NewMemoryLIFO(rec, b), nil
+	}
+	return queue.NewMemory(rec, b), nil
 }

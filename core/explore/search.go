@@ -13,8 +13,10 @@ import (
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/queue"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/store"
+	"github.com/locus-mc/locus/storagefs"
 )
 
 const noParent = ^uint32(0)
@@ -31,7 +33,7 @@ type searcher struct {
 	table  *store.Exact
 	parent *store.Column
 	rule   *store.Column
-	front  frontier
+	front  queue.FIFO
 	canon  func([]int64)
 
 	rec     []byte // record being pushed: state | index (8) | depth (4)
@@ -79,13 +81,9 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	}
 	s.parent = store.NewColumn(s.b, "trace")
 	s.rule = store.NewColumn(s.b, "trace")
-	if dfs {
-		s.front = newMemStack(s.recSize(), s.b)
-	} else {
-		s.front, err = newBFSQueue(s.recSize(), s.b, opts)
-		if err != nil {
-			return s.incomplete(err)
-		}
+	s.front, err = newFrontier(s.recSize(), s.b, opts, dfs)
+	if err != nil {
+		return s.incomplete(err)
 	}
 	defer s.front.Close()
 	s.rec = make([]byte, s.recSize())
@@ -107,7 +105,7 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 // incomplete ends the run because a resource ran out.
 func (s *searcher) incomplete(err error) *Result {
 	var ex *budget.ErrExhausted
-	if errors.As(err, &ex) {
+	if errors.As(err, &ex) || errors.Is(err, storagefs.ErrQuotaExceeded) {
 		s.res.Verdict = Incomplete
 		s.res.Reason = fmt.Sprintf("%s after %d states", err.Error(), s.statesSoFar())
 	} else {
@@ -153,7 +151,8 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	buf := s.rec[:s.m.StateBytes]
 	s.m.Pack(slots, buf)
 	h := state.Hash(buf)
-	if idx := s.table.Lookup(buf, h); idx >= 0 {
+	found, at := s.table.Find(buf, h)
+	if idx := found; idx >= 0 {
 		if s.liveness != nil && parent >= 0 {
 			if err := s.liveness.add(parent, idx); err != nil {
 				s.incomplete(err)
@@ -185,9 +184,7 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 			return s.stop
 		}
 	}
-	// Pack again: property evaluation may not touch slots, but the buffer
-	// is shared with the record being built.
-	idx, _, err := s.table.Insert(buf, h)
+	idx, err := s.table.InsertAt(at, buf, h)
 	if err != nil {
 		s.incomplete(err)
 		return true
@@ -338,16 +335,17 @@ func (s *searcher) progress(now time.Time) Progress {
 	if level < 0 {
 		level = 0
 	}
+	qs := s.front.Stats()
 	return Progress{
 		Elapsed:      now.Sub(s.started),
 		States:       s.table.Len(),
 		RulesFired:   s.res.RulesFired,
 		Level:        level,
-		QueueMemory:  s.front.InMemory(),
-		QueueDisk:    s.front.OnDisk(),
+		QueueMemory:  qs.InMemory,
+		QueueDisk:    qs.OnDisk,
 		MemoryBytes:  s.b.Used(),
-		BytesWritten: s.front.Written(),
-		BytesRead:    s.front.Read(),
+		BytesWritten: qs.BytesWritten,
+		BytesRead:    qs.BytesRead,
 	}
 }
 
@@ -355,8 +353,10 @@ func (s *searcher) finish() *Result {
 	r := s.res
 	r.States = s.statesSoFar()
 	r.PeakBytes = s.b.Peak()
-	r.DiskWritten = s.front.Written()
-	r.DiskRead = s.front.Read()
+	if s.front != nil {
+		qs := s.front.Stats()
+		r.DiskWritten, r.DiskRead = qs.BytesWritten, qs.BytesRead
+	}
 	complete := !s.stop && r.Verdict == Pass && r.Reason == ""
 	for i, c := range s.m.Covers {
 		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.covers[i]})

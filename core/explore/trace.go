@@ -65,7 +65,7 @@ func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep
 			} else {
 				copy(cur, stored)
 			}
-			steps = append(steps, TraceStep{Rule: "start state " + name, State: append([]int64(nil), cur...)})
+			steps = append(steps, TraceStep{Rule: "startstate " + name, State: append([]int64(nil), cur...)})
 			continue
 		}
 		r, next := rp.step(cur, r, stored)
@@ -83,7 +83,7 @@ func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep
 				state[i] = s.m.Undef
 			}
 		}
-		steps = append(steps, TraceStep{Rule: "start state " + name, State: append([]int64(nil), state...)})
+		steps = append(steps, TraceStep{Rule: "startstate " + name, State: append([]int64(nil), state...)})
 	case rule >= 0 && bad != nil:
 		want := append([]int64(nil), bad...)
 		r, next := rp.step(cur, int(rule), want)

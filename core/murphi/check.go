@@ -62,6 +62,11 @@ type Checker struct {
 	inRule     bool // a rule, startstate (no return value allowed)
 	sideEffect string
 	writes     *bool // where to record global writes of the current function
+
+	stateLeaves uint64
+	// later maps top-level names to where they are declared, to explain
+	// a use before the declaration.
+	later map[string]Pos
 }
 
 // Check resolves names and types in m. It returns the checked model and all
@@ -96,6 +101,7 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 	out.Unsigned = c.unsigned
 	c.scope = newScope(c.universe)
 	c.scope.Global = true
+	c.later = topLevelNames(m)
 	hasStart := false
 	for _, d := range m.Decls {
 		c.topDecl(d)
@@ -107,6 +113,52 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 		r.warnf(NoPos, "the model has no startstate, so no states are reachable")
 	}
 	return out, r.list
+}
+
+// topLevelNames returns the top-level declared names and their positions.
+func topLevelNames(m *Model) map[string]Pos {
+	out := map[string]Pos{}
+	add := func(id *Ident) {
+		if _, ok := out[id.Name]; !ok {
+			out[id.Name] = id.Pos()
+		}
+	}
+	for _, d := range m.Decls {
+		switch d := d.(type) {
+		case *ConstDecl:
+			for _, n := range d.Names {
+				add(n)
+			}
+		case *TypeDecl:
+			for _, n := range d.Names {
+				add(n)
+			}
+			if e, ok := d.Type.(*EnumType); ok {
+				for _, n := range e.Members {
+					add(n)
+				}
+			}
+		case *VarDecl:
+			for _, n := range d.Names {
+				add(n)
+			}
+		case *ProcDecl:
+			add(d.Name)
+		}
+	}
+	return out
+}
+
+// undefined reports a name that is not in scope, explaining a use before
+// the declaration.
+func (c *Checker) undefined(id *Ident, what string) {
+	if p, ok := c.later[id.Name]; ok && p > id.Pos() {
+		e := c.r.errorf(id.Pos(), "undefined: %s (%s is declared later, at line %d; Murphi requires names to be declared before they are used)",
+			id.Name, id.Name, c.r.file.Position(p).Line)
+		c.r.note(e, p, "%s declared here", id.Name)
+		return
+	}
+	c.r.errorf(id.Pos(), "undefined%s: %s", what, id.Name)
 }
 
 func containsStartState(d Decl) bool {
@@ -252,6 +304,10 @@ func (c *Checker) decl(d Decl, global bool) {
 			c.declare(obj)
 			if global {
 				c.out.Globals = append(c.out.Globals, obj)
+				c.stateLeaves += Leaves(typ)
+				if c.stateLeaves > maxLeaves && c.stateLeaves-Leaves(typ) <= maxLeaves {
+					c.r.errorf(n.Pos(), "the state has more than %d scalar components; Locus cannot store it", maxLeaves)
+				}
 			}
 		}
 	}

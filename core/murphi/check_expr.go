@@ -59,7 +59,7 @@ func (c *Checker) expr0(x Expr) TypeAndValue {
 	case *Ident:
 		obj := c.scope.Lookup(x.Name)
 		if obj == nil {
-			c.r.errorf(x.Pos(), "undefined: %s", x.Name)
+			c.undefined(x, "")
 			x.Obj = &Object{Kind: ObjBad, Name: x.Name, Type: InvalidType}
 			c.scope.names[x.Name] = x.Obj // report once per scope
 			return invalid
@@ -442,7 +442,7 @@ func b2i(b bool) int64 {
 func (c *Checker) call(x *CallExpr, asStmt bool) TypeAndValue {
 	obj := c.scope.Lookup(x.Func.Name)
 	if obj == nil {
-		c.r.errorf(x.Func.Pos(), "undefined: %s", x.Func.Name)
+		c.undefined(x.Func, "")
 		for _, a := range x.Args {
 			c.argExpr(a)
 		}

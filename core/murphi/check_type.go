@@ -4,9 +4,54 @@ package murphi
 
 import "math"
 
-// maxOrdinalValues bounds the values of one enum or scalarset and the
-// elements of one array, so that layouts stay addressable.
-const maxElems = 1 << 24
+// maxElems bounds the values of one enum or scalarset and the elements of
+// one array; maxLeaves bounds the scalar components of one type (and of the
+// whole state), so that layouts stay addressable.
+const (
+	maxElems  = 1 << 24
+	maxLeaves = 1 << 20
+)
+
+// Leaves returns the number of scalar components of a value of type t,
+// saturating at maxLeaves+1.
+func Leaves(t *Type) uint64 {
+	sat := func(n uint64) uint64 {
+		if n > maxLeaves {
+			return maxLeaves + 1
+		}
+		return n
+	}
+	switch t.Kind {
+	case TRecord:
+		var n uint64
+		for _, f := range t.Fields {
+			n = sat(n + Leaves(f.Type))
+		}
+		return n
+	case TArray:
+		c, e := t.Index.Count(), Leaves(t.Elem)
+		if c > maxLeaves || e > maxLeaves || c*e > maxLeaves {
+			return maxLeaves + 1
+		}
+		return c * e
+	case TMultiset:
+		c, e := uint64(t.Size), Leaves(t.Elem)+1
+		if c > maxLeaves || e > maxLeaves || c*e > maxLeaves {
+			return maxLeaves + 1
+		}
+		return c * e
+	}
+	return 1
+}
+
+// tooLarge reports (once) a type with more than maxLeaves components.
+func (c *Checker) tooLarge(t *Type, pos Pos) bool {
+	if Leaves(t) > maxLeaves {
+		c.r.errorf(pos, "type %s has more than %d scalar components; Locus cannot store it", t, maxLeaves)
+		return true
+	}
+	return false
+}
 
 func (c *Checker) typeExpr(t TypeExpr) *Type {
 	switch t := t.(type) {
@@ -15,7 +60,7 @@ func (c *Checker) typeExpr(t TypeExpr) *Type {
 	case *NamedType:
 		obj := c.scope.Lookup(t.Name.Name)
 		if obj == nil {
-			c.r.errorf(t.Pos(), "undefined type %s", t.Name.Name)
+			c.undefined(t.Name, " type")
 			return InvalidType
 		}
 		t.Name.Obj = obj
@@ -113,6 +158,9 @@ func (c *Checker) typeExpr(t TypeExpr) *Type {
 				typ.Fields = append(typ.Fields, &Field{Name: n.Name, Type: ft, Pos: n.Pos()})
 			}
 		}
+		if c.tooLarge(typ, t.Pos()) {
+			return InvalidType
+		}
 		return typ
 	case *ArrayType:
 		idx := c.typeExpr(t.Index)
@@ -128,7 +176,11 @@ func (c *Checker) typeExpr(t TypeExpr) *Type {
 			c.r.errorf(t.Index.Pos(), "array index type %s has too many values (%d; at most %d)", idx, idx.Count(), maxElems)
 			return InvalidType
 		}
-		return &Type{Kind: TArray, Index: idx, Elem: elem, ID: c.newTypeID(), Pos: t.Pos()}
+		at := &Type{Kind: TArray, Index: idx, Elem: elem, ID: c.newTypeID(), Pos: t.Pos()}
+		if c.tooLarge(at, t.Pos()) {
+			return InvalidType
+		}
+		return at
 	case *MultisetType:
 		n, ok := c.constInt(t.Size, "the size of a multiset")
 		elem := c.typeExpr(t.Elem)
@@ -139,7 +191,11 @@ func (c *Checker) typeExpr(t TypeExpr) *Type {
 			c.r.errorf(t.Size.Pos(), "multiset size must be between 1 and %d, not %s", maxElems, c.fmtInt(n))
 			return InvalidType
 		}
-		return &Type{Kind: TMultiset, Size: n, Elem: elem, ID: c.newTypeID(), Pos: t.Pos()}
+		mt := &Type{Kind: TMultiset, Size: n, Elem: elem, ID: c.newTypeID(), Pos: t.Pos()}
+		if c.tooLarge(mt, t.Pos()) {
+			return InvalidType
+		}
+		return mt
 	case *BadType:
 		return InvalidType
 	}

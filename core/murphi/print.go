@@ -32,9 +32,8 @@ func writeExpr(b *strings.Builder, x Expr) {
 	case *UndefinedLit:
 		b.WriteString("undefined")
 	case *ParenExpr:
-		b.WriteByte('(')
+		// Operators print their own parentheses.
 		writeExpr(b, x.X)
-		b.WriteByte(')')
 	case *UnaryExpr:
 		b.WriteString(x.Op.String())
 		b.WriteByte('(')
@@ -280,7 +279,11 @@ func writeDecl(b *strings.Builder, d Decl, depth int) {
 			b.WriteByte(' ')
 		}
 		if d.Guard != nil {
-			writeExpr(b, d.Guard)
+			g := exprString(d.Guard)
+			if g != "" && g[0] >= '0' && g[0] <= '9' {
+				g = "(" + g + ")" // else it would read as a priority
+			}
+			b.WriteString(g)
 			b.WriteString(" ==>")
 		}
 		b.WriteByte('\n')

@@ -79,19 +79,58 @@ func (t *Exact) Get(i int64) []byte {
 
 // Lookup returns the index of state s (with hash h), or -1.
 func (t *Exact) Lookup(s []byte, h uint64) int64 {
+	idx, _ := t.Find(s, h)
+	return idx
+}
+
+// Find returns the index of state s (with hash h), or -1 and the position
+// where InsertAt can add it (valid until the set next changes).
+func (t *Exact) Find(s []byte, h uint64) (idx int64, at uint64) {
 	tag := h >> (64 - 24) << idxBits
 	for i := h & t.mask; ; i = (i + 1) & t.mask {
 		e := t.slots[i]
 		if e == 0 {
-			return -1
+			return -1, i
 		}
 		if e&^idxMask == tag {
 			idx := int64(e&idxMask) - 1
 			if bytes.Equal(t.Get(idx), s) {
-				return idx
+				return idx, i
 			}
 		}
 	}
+}
+
+// InsertAt adds state s, known to be absent, at the position Find returned
+// (with no change to the set in between), and returns its index.
+func (t *Exact) InsertAt(at uint64, s []byte, h uint64) (int64, error) {
+	if float64(t.n+1) > maxLoad*float64(len(t.slots)) {
+		idx, _, err := t.Insert(s, h) // grows, then probes again
+		return idx, err
+	}
+	idx := t.n
+	if err := t.store(idx, s); err != nil {
+		return -1, err
+	}
+	t.slots[at] = h>>(64-24)<<idxBits | uint64(idx+1)
+	t.n++
+	return idx, nil
+}
+
+// store copies s into the arena as record idx, growing the arena.
+func (t *Exact) store(idx int64, s []byte) error {
+	if idx >= MaxStates {
+		return &budget.ErrExhausted{Part: "visited set index", Need: 1, Limit: t.b.Limit()}
+	}
+	if int(idx>>t.chunkBits) == len(t.chunks) {
+		size := int64(t.chunkRecs * t.recSize)
+		if !t.b.Reserve("visited", size) {
+			return &budget.ErrExhausted{Part: "visited set", Need: size, Limit: t.b.Limit()}
+		}
+		t.chunks = append(t.chunks, make([]byte, t.chunkRecs*t.recSize))
+	}
+	copy(t.Get(idx), s)
+	return nil
 }
 
 // Insert adds state s (with hash h) if absent. It returns the state's index
@@ -120,17 +159,9 @@ func (t *Exact) Insert(s []byte, h uint64) (idx int64, added bool, err error) {
 		return t.Insert(s, h)
 	}
 	idx = t.n
-	if idx >= MaxStates {
-		return -1, false, &budget.ErrExhausted{Part: "visited set index", Need: 1, Limit: t.b.Limit()}
+	if err := t.store(idx, s); err != nil {
+		return -1, false, err
 	}
-	if int(idx>>t.chunkBits) == len(t.chunks) {
-		size := int64(t.chunkRecs * t.recSize)
-		if !t.b.Reserve("visited", size) {
-			return -1, false, &budget.ErrExhausted{Part: "visited set", Need: size, Limit: t.b.Limit()}
-		}
-		t.chunks = append(t.chunks, make([]byte, t.chunkRecs*t.recSize))
-	}
-	copy(t.Get(idx), s)
 	t.slots[i] = tag | uint64(idx+1)
 	t.n++
 	return idx, true, nil

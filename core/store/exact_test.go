@@ -82,3 +82,33 @@ func TestExactBudget(t *testing.T) {
 	}
 	t.Fatal("budget never exhausted")
 }
+
+func TestExactFindInsertAt(t *testing.T) {
+	b := budget.New(0)
+	tab, err := NewExact(12, b, state.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 12)
+	for i := 0; i < 20000; i++ {
+		binary.LittleEndian.PutUint64(buf, uint64(i*7919))
+		h := state.Hash(buf)
+		idx, at := tab.Find(buf, h)
+		if idx != -1 {
+			t.Fatalf("Find(%d) = %d before insert", i, idx)
+		}
+		got, err := tab.InsertAt(at, buf, h)
+		if err != nil || got != int64(i) {
+			t.Fatalf("InsertAt(%d) = %d, %v", i, got, err)
+		}
+		if idx, _ := tab.Find(buf, h); idx != int64(i) {
+			t.Fatalf("Find after insert = %d", idx)
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		binary.LittleEndian.PutUint64(buf, uint64(i*7919))
+		if idx := tab.Lookup(buf, state.Hash(buf)); idx != int64(i) {
+			t.Fatalf("Lookup(%d) = %d", i, idx)
+		}
+	}
+}

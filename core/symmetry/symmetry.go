@@ -19,8 +19,6 @@
 package symmetry
 
 import (
-	"sort"
-
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -47,9 +45,11 @@ type dim struct {
 }
 
 type leafInfo struct {
-	val   int // permuted type of the value, -1 none, -2 union (check each)
-	dims  []dim
-	shape uint64 // position class with permuted coordinates removed
+	val     int // permuted type of the value, -1 none, -2 union (check each)
+	dims    []dim
+	shape   uint64   // position class with permuted coordinates removed
+	posHash uint64   // mix(shape): the static part of the position hash
+	same    []uint32 // per dim: which dims index the same element (a bit set)
 }
 
 // Reducer canonicalises states of one model. Not safe for concurrent use.
@@ -68,12 +68,20 @@ type Reducer struct {
 	perm            [][]int // element -> new label
 	classes         [][]class
 	order           []int
+	elems           int   // total elements over all permuted types
+	active          []int // leaves that involve a permuted type
+	refine          bool  // colours may need more than one round
+	classElems      [][]int
+	classGroups     [][]int
+	classUsed       [][]bool
+	tried           []bool
 	Candidates      int64 // candidate permutations tried (statistics)
 }
 
 type class struct {
-	elems  []int // elements of this colour, in old order
-	groups []int // interchangeable group of each element (index into elems' group ids)
+	elems  []int  // elements of this colour, in old order
+	groups []int  // interchangeable group of each element (index into elems' group ids)
+	used   []bool // scratch for enumeration: element already labelled
 }
 
 // New returns a Reducer for m, or nil if m has no scalarset to permute
@@ -95,6 +103,32 @@ func New(m *compile.Model, mode Mode) *Reducer {
 	for _, v := range m.Vars {
 		r.walk(v.Type, v.Slot, nil, ids, 0)
 	}
+	for p := range r.leaves {
+		li := &r.leaves[p]
+		if len(li.dims) == 0 && li.val == -1 {
+			continue
+		}
+		r.active = append(r.active, p)
+		li.posHash = mix(li.shape + 0x1234567)
+		li.same = make([]uint32, len(li.dims))
+		for i, d := range li.dims {
+			for j, d2 := range li.dims {
+				if d2.t == d.t && d2.k == d.k {
+					li.same[i] |= 1 << uint(j&31)
+				}
+			}
+		}
+		// Signatures depend on other elements' colours only where a leaf
+		// involves two permuted coordinates (two indices, or an index and
+		// a value); otherwise one round of colouring is already stable.
+		n := len(li.dims)
+		if li.val != -1 {
+			n++
+		}
+		if n >= 2 {
+			r.refine = true
+		}
+	}
 	n := m.NumSlots
 	r.orig, r.tmp, r.best = make([]int64, n), make([]int64, n), make([]int64, n)
 	for _, t := range r.types {
@@ -102,8 +136,20 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		r.newColor = append(r.newColor, make([]int32, t.n))
 		r.sig = append(r.sig, make([]uint64, t.n))
 		r.perm = append(r.perm, make([]int, t.n))
+		r.classElems = append(r.classElems, make([]int, t.n))
+		r.classGroups = append(r.classGroups, make([]int, t.n))
+		r.classUsed = append(r.classUsed, make([]bool, t.n))
 	}
 	r.classes = make([][]class, len(r.types))
+	maxN := 0
+	for _, t := range r.types {
+		r.elems += t.n
+		if t.n > maxN {
+			maxN = t.n
+		}
+	}
+	r.order = make([]int, 0, maxN)
+	r.tried = make([]bool, maxN)
 	return r
 }
 
@@ -204,6 +250,15 @@ func (r *Reducer) Canonicalize(s []int64) {
 		copy(s, r.tmp)
 		return
 	}
+	if r.numColours() == r.elems {
+		// Every element has its own colour: one candidate.
+		for t := range r.types {
+			r.labelByColour(t)
+		}
+		r.apply(s, r.tmp)
+		copy(s, r.tmp)
+		return
+	}
 	copy(r.orig, s)
 	r.buildClasses(s)
 	first := true
@@ -227,7 +282,7 @@ func (r *Reducer) colour(s []int64) {
 		}
 	}
 	rounds := 1
-	if r.mode == Exact {
+	if r.mode == Exact && r.refine {
 		rounds = 0
 		for _, t := range r.types {
 			rounds += t.n
@@ -240,7 +295,7 @@ func (r *Reducer) colour(s []int64) {
 			r.rank(t)
 		}
 		n := r.numColours()
-		if n == prev && round > 0 {
+		if (n == prev && round > 0) || n == r.elems {
 			break
 		}
 		prev = n
@@ -262,43 +317,35 @@ func (r *Reducer) numColours() int {
 }
 
 // signatures accumulates, per element, an order-independent hash of the
-// tuples describing its rows and the places that refer to it.
+// tuples describing its rows and the places that refer to it. Only the
+// final combination per tuple goes through the strong mixer; collisions
+// would merely merge colours (more candidates), never break canonicity.
 func (r *Reducer) signatures(s []int64) {
 	for t := range r.types {
 		for e := range r.sig[t] {
-			r.sig[t][e] = uint64(r.color[t][e])*0x9e37 + 1
+			r.sig[t][e] = uint64(r.color[t][e])*0x9e3779b97f4a7c15 + 1
 		}
 	}
-	for p := range r.leaves {
+	for _, p := range r.active {
 		li := &r.leaves[p]
-		if len(li.dims) == 0 && li.val == -1 {
-			continue
-		}
 		v := s[p]
 		vt, ve, isElem := r.elemOf(li, v)
 		var vabs uint64
 		if isElem {
-			vabs = mix(uint64(vt)<<40 | uint64(r.color[vt][ve])<<8 | 1)
+			vabs = (uint64(vt+1)<<40 ^ uint64(r.color[vt][ve])) * 0xff51afd7ed558ccd
 		} else {
-			vabs = mix(uint64(v) ^ 0x5bd1e995)
+			vabs = (uint64(v) ^ 0x5bd1e995) * 0xc4ceb9fe1a85ec53
 		}
-		pos := mix(li.shape + 0x1234567)
+		pos := li.posHash
 		for i, d := range li.dims {
-			pos = mix(pos ^ uint64(i)<<56 ^ uint64(d.t)<<48 ^ uint64(r.color[d.t][d.k]))
+			pos = (pos ^ uint64(r.color[d.t][d.k]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
 		}
 		for i, d := range li.dims {
 			self := uint64(0)
 			if isElem && vt == d.t && ve == d.k {
 				self = 1
 			}
-			// Which other dims point at the same element also matters.
-			same := uint64(0)
-			for j, d2 := range li.dims {
-				if d2.t == d.t && d2.k == d.k {
-					same |= 1 << uint(j&63)
-				}
-			}
-			r.sig[d.t][d.k] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ same<<20 ^ 0x77)
+			r.sig[d.t][d.k] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ uint64(li.same[i])<<20)
 		}
 		if isElem {
 			same := uint64(0)
@@ -320,13 +367,20 @@ func (r *Reducer) rank(t int) {
 		idx = append(idx, e)
 	}
 	col, sig := r.color[t], r.sig[t]
-	sort.Slice(idx, func(a, b int) bool {
-		ea, eb := idx[a], idx[b]
-		if col[ea] != col[eb] {
-			return col[ea] < col[eb]
+	// Insertion sort: element counts are small, and it allocates nothing.
+	for i := 1; i < len(idx); i++ {
+		e := idx[i]
+		j := i
+		for j > 0 {
+			p := idx[j-1]
+			if col[p] < col[e] || col[p] == col[e] && sig[p] <= sig[e] {
+				break
+			}
+			idx[j] = p
+			j--
 		}
-		return sig[ea] < sig[eb]
-	})
+		idx[j] = e
+	}
 	nc := r.newColor[t]
 	c := int32(0)
 	for i, e := range idx {
@@ -350,7 +404,15 @@ func (r *Reducer) labelByColour(t int) {
 		idx = append(idx, e)
 	}
 	col := r.color[t]
-	sort.SliceStable(idx, func(a, b int) bool { return col[idx[a]] < col[idx[b]] })
+	for i := 1; i < len(idx); i++ { // stable insertion sort by colour
+		e := idx[i]
+		j := i
+		for j > 0 && col[idx[j-1]] > col[e] {
+			idx[j] = idx[j-1]
+			j--
+		}
+		idx[j] = e
+	}
 	for label, e := range idx {
 		r.perm[t][e] = label
 	}
@@ -380,37 +442,45 @@ func (r *Reducer) apply(s, dst []int64) {
 func (r *Reducer) buildClasses(s []int64) {
 	for t := range r.types {
 		n := r.types[t].n
-		byColour := map[int32][]int{}
-		var cols []int32
+		col := r.color[t]
+		elems, groups := r.classElems[t], r.classGroups[t]
 		for e := 0; e < n; e++ {
-			c := r.color[t][e]
-			if _, ok := byColour[c]; !ok {
-				cols = append(cols, c)
-			}
-			byColour[c] = append(byColour[c], e)
+			elems[e] = e
 		}
-		sort.Slice(cols, func(a, b int) bool { return cols[a] < cols[b] })
+		for i := 1; i < n; i++ { // stable insertion sort by colour
+			e := elems[i]
+			j := i
+			for j > 0 && col[elems[j-1]] > col[e] {
+				elems[j] = elems[j-1]
+				j--
+			}
+			elems[j] = e
+		}
 		r.classes[t] = r.classes[t][:0]
-		for _, c := range cols {
-			elems := byColour[c]
-			cl := class{elems: elems, groups: make([]int, len(elems))}
+		for lo := 0; lo < n; {
+			hi := lo + 1
+			for hi < n && col[elems[hi]] == col[elems[lo]] {
+				hi++
+			}
+			cl := class{elems: elems[lo:hi], groups: groups[lo:hi], used: r.classUsed[t][lo:hi]}
 			for i := range cl.groups {
 				cl.groups[i] = -1
 			}
 			g := 0
-			for i := range elems {
+			for i := range cl.elems {
 				if cl.groups[i] >= 0 {
 					continue
 				}
 				cl.groups[i] = g
-				for j := i + 1; j < len(elems); j++ {
-					if cl.groups[j] < 0 && r.swapFixes(s, t, elems[i], elems[j]) {
+				for j := i + 1; j < len(cl.elems); j++ {
+					if cl.groups[j] < 0 && r.swapFixes(s, t, cl.elems[i], cl.elems[j]) {
 						cl.groups[j] = g
 					}
 				}
 				g++
 			}
 			r.classes[t] = append(r.classes[t], cl)
+			lo = hi
 		}
 	}
 }
@@ -448,8 +518,13 @@ func (r *Reducer) enumerate(t, ci, label int, first *bool) {
 		r.enumerate(t+1, 0, 0, first)
 		return
 	}
+	// Each class has its own scratch: enumeration of later classes runs
+	// inside this one's loop.
 	cl := &r.classes[t][ci]
-	r.assign(t, ci, cl, label, 0, make([]bool, len(cl.elems)), first)
+	for i := range cl.used {
+		cl.used[i] = false
+	}
+	r.assign(t, ci, cl, label, 0, cl.used, first)
 }
 
 // assign gives labels label.. to the elements of class cl: at each step any
@@ -459,13 +534,21 @@ func (r *Reducer) assign(t, ci int, cl *class, label, done int, used []bool, fir
 		r.enumerate(t, ci+1, label, first)
 		return
 	}
-	tried := map[int]bool{}
+	// Within a group of interchangeable elements only the first unused
+	// one may take the next label.
+	var triedBuf [64]bool
+	tried := triedBuf[:0]
+	if len(cl.elems) <= len(triedBuf) {
+		tried = triedBuf[:len(cl.elems)]
+	} else {
+		tried = make([]bool, len(cl.elems))
+	}
 	for i, e := range cl.elems {
 		g := cl.groups[i]
 		if used[i] || tried[g] {
 			continue
 		}
-		tried[g] = true // only the group's first unused element
+		tried[g] = true
 		used[i] = true
 		r.perm[t][e] = label
 		r.assign(t, ci, cl, label+1, done+1, used, first)

@@ -236,3 +236,10 @@ func violationOf(m *compile.Model, v *explore.Violation) Violation {
 	}
 	return out
 }
+
+// ValidateOptions reports the first invalid option value, for front ends
+// that want to reject a bad command line before reading a model.
+func ValidateOptions(o Options) error {
+	_, err := engineOptions(o)
+	return err
+}

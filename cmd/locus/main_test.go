@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// locus runs the CLI in-process and returns its exit status and output.
+func locus(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func example(name string) string { return filepath.Join("..", "..", "examples", name) }
+
+func writeModel(t *testing.T, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "model.m")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func decode(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("bad JSON %q: %v", s, err)
+	}
+	return m
+}
+
+func TestJSONPass(t *testing.T) {
+	code, out, _ := locus(t, "check", "--json", example("peterson.m"))
+	if code != exitPass {
+		t.Fatalf("exit %d, want 0\n%s", code, out)
+	}
+	m := decode(t, out)
+	for _, k := range []string{"verdict", "states", "rules_fired", "depth", "seconds", "peak_bytes", "rss_bytes", "algorithm", "symmetry"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if m["verdict"] != "pass" || m["algorithm"] != "bfs" || m["symmetry"] != "exact" {
+		t.Errorf("got verdict %v algorithm %v symmetry %v", m["verdict"], m["algorithm"], m["symmetry"])
+	}
+	if m["states"].(float64) <= 0 || m["rules_fired"].(float64) <= 0 {
+		t.Errorf("no states or rules: %v", out)
+	}
+}
+
+func TestJSONFail(t *testing.T) {
+	code, out, _ := locus(t, "check", "--json", example("broken-mutex.m"))
+	if code != exitFail {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	m := decode(t, out)
+	v, _ := m["violation"].(map[string]any)
+	if v == nil || v["kind"] != "invariant" || v["name"] != "mutual exclusion" {
+		t.Fatalf("violation = %v", m["violation"])
+	}
+	trace, _ := v["trace"].([]any)
+	if len(trace) < 2 {
+		t.Fatalf("trace too short: %v", trace)
+	}
+}
+
+func TestHumanTrace(t *testing.T) {
+	code, out, _ := locus(t, "check", example("broken-mutex.m"))
+	if code != exitFail {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"Counterexample", "startstate", "take the lock", "pc[1]: critical", "Result:       FAIL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRejected(t *testing.T) {
+	p := writeModel(t, "var x: boolean;\nstartstate begin x := 3 end;\nrule begin y := true end;\n")
+	code, out, errOut := locus(t, "check", "--json", p)
+	if code != exitRejected {
+		t.Fatalf("exit %d, want 2: %s %s", code, out, errOut)
+	}
+	m := decode(t, out)
+	ds, _ := m["diagnostics"].([]any)
+	if m["verdict"] != "rejected" || len(ds) < 2 {
+		t.Fatalf("verdict %v diagnostics %v", m["verdict"], ds)
+	}
+	d := ds[0].(map[string]any)
+	if d["line"].(float64) != 2 || d["col"].(float64) < 1 {
+		t.Errorf("first diagnostic at %v:%v", d["line"], d["col"])
+	}
+	code, _, errOut = locus(t, "check", p)
+	if code != exitRejected || !strings.Contains(errOut, "model.m:3:") {
+		t.Errorf("human mode: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// bound-illegal.m in the Rumur corpus: a bad --bound value is a command-line error.
+func TestBadBound(t *testing.T) {
+	code, _, errOut := locus(t, "check", "--bound", "foobar", example("peterson.m"))
+	if code != exitRejected || !strings.Contains(errOut, "bound") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	code, _, _ = locus(t, "check", "--bound=-3", example("peterson.m"))
+	if code != exitRejected {
+		t.Fatalf("negative bound: exit %d", code)
+	}
+}
+
+func TestIncomplete(t *testing.T) {
+	code, out, _ := locus(t, "check", "--json", "--bound", "2", example("peterson.m"))
+	m := decode(t, out)
+	if code != exitIncomplete || m["verdict"] != "incomplete" || !strings.Contains(m["reason"].(string), "bound") {
+		t.Fatalf("bound: exit %d, %v", code, out)
+	}
+	code, out, _ = locus(t, "check", "--json", "-m", "1K", example("german.m"))
+	m = decode(t, out)
+	if code != exitIncomplete || m["verdict"] != "incomplete" || !strings.Contains(m["reason"].(string), "memory") {
+		t.Fatalf("memory: exit %d, %v", code, out)
+	}
+}
+
+func TestIOError(t *testing.T) {
+	code, _, _ := locus(t, "check", filepath.Join(t.TempDir(), "missing.m"))
+	if code != exitError {
+		t.Fatalf("exit %d, want 3", code)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for _, args := range [][]string{
+		{"--algo", "dfs"}, {"--symmetry", "off"}, {"--symmetry", "heuristic"}, {"-ndl"},
+		{"--deadlock", "stuck"}, {"--max-errors", "3"}, {"-m", "64"}, {"--memory", "1GiB"}, {"--trace", "none"},
+	} {
+		a := append([]string{"check", "--json"}, args...)
+		code, out, errOut := locus(t, append(a, example("peterson.m"))...)
+		if code != exitPass {
+			t.Errorf("%v: exit %d %s %s", args, code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{{"--algo", "nope"}, {"--symmetry", "maybe"}, {"--deadlock", "x"}, {"-m", "lots"}} {
+		a := append([]string{"check", "--json"}, args...)
+		code, _, errOut := locus(t, append(a, example("peterson.m"))...)
+		if code != exitRejected || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	if code, _, _ := locus(t); code != exitRejected {
+		t.Errorf("no args: exit %d", code)
+	}
+	if code, _, _ := locus(t, "frobnicate"); code != exitRejected {
+		t.Errorf("unknown command: exit %d", code)
+	}
+	if code, out, _ := locus(t, "help"); code != 0 || !strings.Contains(out, "locus check") {
+		t.Errorf("help: exit %d %q", code, out)
+	}
+}

@@ -1,0 +1,57 @@
+package explore_test
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/locus-mc/locus/core/explore"
+	"github.com/locus-mc/locus/core/verify"
+)
+
+// benchModel runs a whole exploration per iteration and reports rules
+// fired per second and heap allocations per rule firing (which must stay
+// near zero: the hot loop allocates nothing per rule).
+func benchModel(b *testing.B, file string, sym explore.SymmetryMode) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Skip("corpus model not available: ", err)
+	}
+	m, diags := verify.Compile(file, src)
+	if m == nil {
+		b.Fatal(diags)
+	}
+	b.ReportAllocs()
+	var rules int64
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := explore.Run(context.Background(), m, explore.Options{Algorithm: "bfs", Symmetry: sym})
+		if r.Verdict != explore.Pass {
+			b.Fatalf("verdict %s: %s", r.Verdict, r.Reason)
+		}
+		rules += r.RulesFired
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(rules)/b.Elapsed().Seconds(), "rules/s")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(rules), "allocs/rule")
+}
+
+func BenchmarkBFSMcslock1NoSym(b *testing.B) {
+	benchModel(b, "../../../shared/models/cmurphi/mux/mcslock1.m", explore.SymmetryOff)
+}
+
+func BenchmarkBFSPetersonExact(b *testing.B) {
+	benchModel(b, "../../../shared/models/cmurphi/mux/n_peterson.m", explore.SymmetryExact)
+}
+
+func BenchmarkBFSPetersonHeuristic(b *testing.B) {
+	benchModel(b, "../../../shared/models/cmurphi/mux/n_peterson.m", explore.SymmetryHeuristic)
+}
+
+func BenchmarkBFSGermanExact(b *testing.B) {
+	benchModel(b, "../../examples/german.m", explore.SymmetryExact)
+}

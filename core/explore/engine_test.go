@@ -1,0 +1,72 @@
+package explore_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/locus-mc/locus/core/explore"
+	"github.com/locus-mc/locus/core/verify"
+)
+
+// TestModels runs every testdata model, whose first line states the
+// expected outcome: "-- locus: verdict=fail kind=deadlock states=12 ...".
+// Each model runs under every exact engine, which must all agree.
+func TestModels(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.m")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no testdata models")
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(string(src), "\n")
+		if !strings.HasPrefix(header, "-- locus:") {
+			t.Fatalf("%s: missing '-- locus:' header", file)
+		}
+		want := map[string]string{}
+		for _, kv := range strings.Fields(strings.TrimPrefix(header, "-- locus:")) {
+			k, v, _ := strings.Cut(kv, "=")
+			want[k] = v
+		}
+		for _, algo := range explore.Algorithms() {
+			t.Run(filepath.Base(file)+"/"+algo, func(t *testing.T) {
+				opts := verify.Options{Algorithm: algo, Symmetry: want["symmetry"], Deadlock: want["deadlock"]}
+				if opts.Symmetry == "" {
+					opts.Symmetry = "off"
+				}
+				opts.MaxErrors, _ = strconv.Atoi(want["maxerrors"])
+				res := verify.Check(context.Background(), file, src, opts)
+				if res.Verdict != want["verdict"] {
+					t.Fatalf("verdict %s (%s %v %v), want %s", res.Verdict, res.Reason, res.Violation, res.Diagnostics, want["verdict"])
+				}
+				if k := want["kind"]; k != "" && (res.Violation == nil || res.Violation.Kind != k) {
+					t.Fatalf("violation %+v, want kind %s", res.Violation, k)
+				}
+				if n := want["violations"]; n != "" {
+					got := len(res.Violations)
+					if got == 0 && res.Violation != nil {
+						got = 1
+					}
+					if strconv.Itoa(got) != n {
+						t.Fatalf("%d violations, want %s", got, n)
+					}
+				}
+				if s := want["states"]; s != "" && (res.States == nil || strconv.FormatInt(*res.States, 10) != s) {
+					t.Fatalf("states %v, want %s", *res.States, s)
+				}
+				if r := want["rules"]; r != "" && strconv.FormatInt(res.RulesFired, 10) != r {
+					t.Fatalf("rules fired %d, want %s", res.RulesFired, r)
+				}
+				if res.Verdict == verify.Fail && res.Violation != nil && res.Violation.Kind != "cover" && len(res.Violation.Trace) == 0 {
+					t.Fatalf("violation without a trace")
+				}
+			})
+		}
+	}
+}

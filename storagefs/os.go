@@ -1,0 +1,38 @@
+package storagefs
+
+// This file implements the native backend: a directory of files.
+
+import (
+	"os"
+	"path/filepath"
+
+	hpos "github.com/hack-pad/hackpadfs/os"
+)
+
+// NewOS returns a store keeping segments as files in dir, which is created
+// if missing.
+func NewOS(dir string, opts Options) (FS, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &Error{Op: "open", Kind: "os", Name: dir, Err: err}
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, &Error{Op: "open", Kind: "os", Name: dir, Err: err}
+	}
+	root := hpos.NewFS()
+	rel, err := root.FromOSPath(abs)
+	if err != nil {
+		return nil, &Error{Op: "open", Kind: "os", Name: dir, Err: err}
+	}
+	sub, err := root.Sub(rel)
+	if err != nil {
+		return nil, &Error{Op: "open", Kind: "os", Name: dir, Err: err}
+	}
+	d := &hpDriver{
+		fs:        sub,
+		dir:       ".",
+		spaceFn:   func() (Space, error) { return statfs(abs) },
+		persistFn: func() (bool, error) { return true, nil },
+	}
+	return newStore("os", d, opts)
+}
