@@ -137,7 +137,11 @@ func (w *worker) check(m protocol.Message) {
 		QueueFraction: o.QueueFraction,
 		Trace:         o.Trace,
 		ProgressEvery: progressEveryMS,
-		FS:            storageFS(),
+	}
+	fs, storageErr := openStorage(m.ID)
+	if storageErr == nil {
+		opts.FS = fs
+		defer closeStorage(fs)
 	}
 	// The engine accounts its own tables against MemoryBytes; the heap
 	// limit makes the collector hold everything else near the budget too,
@@ -169,10 +173,6 @@ func (w *worker) check(m protocol.Message) {
 			StatesPerSec: p.StatesPerSec,
 		}})
 	}
-	if opts.FS != nil {
-		persistStorage()
-	}
-
 	var res *verify.Result
 	if err := safely(func() { res = verify.Check(ctx, m.Filename, []byte(m.Source), opts) }); err != nil {
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
@@ -186,6 +186,9 @@ func (w *worker) check(m protocol.Message) {
 		res.Verdict = verify.Incomplete
 		res.Reason = fmt.Sprintf("the browser heap reached %s, past the %s memory budget and its margin; try a larger budget, symmetry reduction, or a smaller model",
 			budget.FormatBytes(int64(peakHeap)), budget.FormatBytes(o.MemoryBytes))
+	}
+	if storageErr != nil && res.Verdict == verify.Incomplete {
+		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
 	}
 	var out protocol.Result
 	if err := convert(res, &out); err != nil {

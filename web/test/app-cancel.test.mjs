@@ -61,8 +61,24 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   await page.waitForTimeout(1000);
   assert.equal(await liveStates(page), frozen, 'no progress after cancel');
 
+  // The cancelled run could not clean up its browser storage; the next run
+  // removes it (its Worker, and so its lock, is gone).
+  const stores = () => page.evaluate(async () => {
+    const names = [];
+    for await (const name of (await navigator.storage.getDirectory()).keys()) if (name.startsWith('locus-run-')) names.push(name);
+    return names;
+  });
+  const left = await stores();
+  // Its Worker's lock goes when the browser has torn the Worker down
+  // (waitForFunction does not await an async predicate, so poll).
+  const held = () => page.evaluate(async (name) => (await navigator.locks.query()).held.some((l) => l.name === name), left[0]);
+  for (let i = 0; i < 300 && await held(); i++) await page.waitForTimeout(100);
+  assert.equal(await held(), false, "the terminated Worker's lock was released");
+
   // And a new run starts in a fresh Worker right away.
   await h.pickExample(page, 'two-process-mutex.m');
   assert.equal(await h.run(page), 'pass');
+  const now = await stores();
+  assert.ok(!now.includes(left[0]), `the cancelled run's store ${left[0]} was removed (now: ${now})`);
   await page.evaluate(() => clearInterval(window.tickTimer));
 });

@@ -70,10 +70,15 @@ test('a new build replaces the cached one and the page offers to reload', async 
 
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
     await page.locator('#update:not([hidden])').waitFor({ timeout: 60000 });
-    await page.waitForFunction(async (old) => {
-      const keys = (await caches.keys()).filter((k) => k.startsWith('locus-'));
-      return keys.length === 1 && keys[0] !== old;
-    }, before, { timeout: 60000 });
+    // The old build's cache is replaced by the new one's (polled: waitForFunction
+    // does not await an async predicate).
+    let after = await cacheNames();
+    for (let i = 0; i < 300 && (after.length !== 1 || after[0] === before); i++) {
+      await page.waitForTimeout(100);
+      after = await cacheNames();
+    }
+    assert.equal(after.length, 1, `one cache: ${after}`);
+    assert.notEqual(after[0], before, 'a new versioned cache');
     await h.screenshot(page, 'wide-11-update-ready');
     await page.locator('#update-reload').click();
     await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
