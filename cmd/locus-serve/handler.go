@@ -3,11 +3,16 @@
 package main
 
 import (
+	"encoding/binary"
+	"hash/crc32"
+	"io"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 )
 
 // contentTypes are set explicitly: Go's table (and the OS's) may lack some,
@@ -29,9 +34,10 @@ var contentTypes = map[string]string{
 // Handler serves the files under dir. Every response must be revalidated
 // (Cache-Control: no-cache), so a new build shows up on the next load; the
 // service worker, not the HTTP cache, is what keeps the app usable offline.
-// When the client accepts gzip and a file has an up-to-date name.gz beside
-// it, that is sent instead.
+// When the client accepts gzip and a file has a name.gz beside it holding
+// the same content, that is sent instead.
 func Handler(dir string) http.Handler {
+	gz := &gzipIndex{known: make(map[gzipKey]bool)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -61,9 +67,9 @@ func Handler(dir string) http.Handler {
 		h.Add("Vary", "Accept-Encoding")
 		send := full
 		if acceptsGzip(r) {
-			if gz, err := os.Stat(full + ".gz"); err == nil && !gz.ModTime().Before(info.ModTime()) {
+			if gzInfo, err := os.Stat(full + ".gz"); err == nil && gz.matches(full, info, gzInfo) {
 				send = full + ".gz"
-				info = gz
+				info = gzInfo
 				h.Set("Content-Encoding", "gzip")
 			}
 		}
@@ -85,4 +91,63 @@ func acceptsGzip(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// gzipIndex remembers which name.gz files hold their name's content. File
+// times cannot tell (a copied site gets new times in any order), so the
+// gzip trailer's CRC-32 and length are checked against the file, once per
+// version of the pair.
+type gzipIndex struct {
+	mu    sync.Mutex
+	known map[gzipKey]bool
+}
+
+type gzipKey struct {
+	name         string
+	mod, gzMod   time.Time
+	size, gzSize int64
+}
+
+func (x *gzipIndex) matches(name string, info, gzInfo os.FileInfo) bool {
+	key := gzipKey{name, info.ModTime(), gzInfo.ModTime(), info.Size(), gzInfo.Size()}
+	x.mu.Lock()
+	ok, seen := x.known[key]
+	x.mu.Unlock()
+	if seen {
+		return ok
+	}
+	ok = sameContent(name, info.Size())
+	x.mu.Lock()
+	x.known[key] = ok
+	x.mu.Unlock()
+	return ok
+}
+
+// sameContent reports whether name.gz's trailer (CRC-32 and length of the
+// uncompressed data) matches name, which is size bytes long.
+func sameContent(name string, size int64) bool {
+	g, err := os.Open(name + ".gz")
+	if err != nil {
+		return false
+	}
+	defer g.Close()
+	var trailer [8]byte
+	if st, err := g.Stat(); err != nil || st.Size() < 18 {
+		return false
+	} else if _, err := g.ReadAt(trailer[:], st.Size()-8); err != nil {
+		return false
+	}
+	if binary.LittleEndian.Uint32(trailer[4:]) != uint32(size) {
+		return false
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := crc32.NewIEEE()
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return h.Sum32() == binary.LittleEndian.Uint32(trailer[:4])
 }

@@ -42,6 +42,12 @@ func TestHandler(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "engine.wasm.gz"), gzipped(t, wasm), now)
 	writeFile(t, filepath.Join(dir, "old.js"), []byte("new();"), now)
 	writeFile(t, filepath.Join(dir, "old.js.gz"), gzipped(t, []byte("stale();")), now.Add(-time.Hour))
+	// A stale .gz with a newer time, as a copied site may have: not sent.
+	writeFile(t, filepath.Join(dir, "copied.js"), []byte("fresh();"), now.Add(-time.Hour))
+	writeFile(t, filepath.Join(dir, "copied.js.gz"), gzipped(t, []byte("frash();")), now)
+	// An up-to-date .gz with an older time: sent.
+	writeFile(t, filepath.Join(dir, "app.css"), []byte("body{}"), now)
+	writeFile(t, filepath.Join(dir, "app.css.gz"), gzipped(t, []byte("body{}")), now.Add(-time.Hour))
 	writeFile(t, filepath.Join(dir, "manifest.webmanifest"), []byte("{}"), now)
 	writeFile(t, filepath.Join(dir, "examples", "mutex.m"), []byte("var x: boolean;"), now)
 	srv := httptest.NewServer(Handler(dir))
@@ -59,6 +65,8 @@ func TestHandler(t *testing.T) {
 		{"/engine.wasm", "gzip, deflate", 200, "application/wasm", "gzip", string(wasm)},
 		{"/engine.wasm", "gzip;q=0", 200, "application/wasm", "", string(wasm)},
 		{"/old.js", "gzip", 200, "text/javascript; charset=utf-8", "", "new();"},
+		{"/copied.js", "gzip", 200, "text/javascript; charset=utf-8", "", "fresh();"},
+		{"/app.css", "gzip", 200, "text/css; charset=utf-8", "gzip", "body{}"},
 		{"/manifest.webmanifest", "", 200, "application/manifest+json", "", "{}"},
 		{"/examples/mutex.m", "", 200, "text/plain; charset=utf-8", "", "var x: boolean;"},
 		{"/engine.wasm.gz", "", 404, "", "", ""},

@@ -16,8 +16,8 @@ var compressible = map[string]bool{".wasm": true, ".js": true, ".css": true, ".j
 
 func compress(public string) error {
 	return filepath.WalkDir(public, func(name string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !compressible[filepath.Ext(name)] {
-			return err
+		if err != nil || d.IsDir() || !compressible[filepath.Ext(name)] || filepath.Base(name) == "sw.js" {
+			return err // the service worker is small and must never be stale
 		}
 		info, err := d.Info()
 		if err != nil || info.Size() < 1024 {

@@ -35,6 +35,7 @@ func describe(file, src string) Example {
 			desc = append(desc, text)
 		}
 	}
+	ex.Title = strings.TrimSuffix(ex.Title, ".")
 	if ex.Title == "" {
 		ex.Title = strings.TrimSuffix(file, ".m")
 	}

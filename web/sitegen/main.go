@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 func main() {
@@ -34,11 +35,12 @@ func run(public, examples, swTemplate string) error {
 	if err := writeIcons(public); err != nil {
 		return err
 	}
-	if err := compress(public); err != nil {
-		return err
-	}
 	version, err := writeServiceWorker(public, swTemplate)
 	if err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(public, "sw.js.gz")) // from older builds
+	if err := compress(public); err != nil {
 		return err
 	}
 	fmt.Println("site version", version)

@@ -76,7 +76,7 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   assert.equal(await held(), false, "the terminated Worker's lock was released");
 
   // And a new run starts in a fresh Worker right away.
-  await h.pickExample(page, 'two-process-mutex.m');
+  await h.pickExample(page, 'peterson.m');
   assert.equal(await h.run(page), 'pass');
   const now = await stores();
   assert.ok(!now.includes(left[0]), `the cancelled run's store ${left[0]} was removed (now: ${now})`);

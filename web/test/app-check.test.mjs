@@ -28,7 +28,7 @@ test('the page loads with the examples and no script errors', async () => {
 });
 
 test('a passing example gives the same verdict and state count as the CLI', async () => {
-  const file = 'two-process-mutex.m';
+  const file = 'peterson.m';
   const native = h.nativeCheck(join('examples', file));
   await h.pickExample(page, file);
   const verdict = await h.run(page);
@@ -39,7 +39,7 @@ test('a passing example gives the same verdict and state count as the CLI', asyn
 });
 
 test('a scalarset example counts the same states as the CLI with each symmetry option', async () => {
-  const file = 'token-server.m';
+  const file = 'german.m';
   await h.pickExample(page, file);
   for (const sym of ['exact', 'off']) {
     const native = h.nativeCheck(join('examples', file), ['--symmetry', sym]);
@@ -52,7 +52,7 @@ test('a scalarset example counts the same states as the CLI with each symmetry o
 });
 
 test('a buggy example fails and its counterexample steps like the CLI trace', async () => {
-  const file = 'broken-lock.m';
+  const file = 'broken-mutex.m';
   const native = h.nativeCheck(join('examples', file));
   assert.equal(native.verdict, 'fail');
   const trace = native.violation.trace;
@@ -90,7 +90,7 @@ test('a buggy example fails and its counterexample steps like the CLI trace', as
 });
 
 test('errors typed into the editor are shown inline, and a rejected model says why', async () => {
-  await h.pickExample(page, 'two-process-mutex.m');
+  await h.pickExample(page, 'peterson.m');
   await page.locator('.cm-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nvar broken: ;\n');
@@ -106,7 +106,7 @@ test('errors typed into the editor are shown inline, and a rejected model says w
 });
 
 test('the phone-sized layout shows the editor and the options in one column', async () => {
-  await h.pickExample(page, 'two-process-mutex.m');
+  await h.pickExample(page, 'peterson.m');
   await page.setViewportSize({ width: 390, height: 844 });
   await h.screenshot(page, 'phone-1-loaded');
   const editor = await page.locator('[data-testid=editor]').boundingBox();

@@ -19,7 +19,7 @@ after(async () => {
 });
 
 test('the app reloads and verifies with the network gone', async () => {
-  const file = 'two-process-mutex.m';
+  const file = 'peterson.m';
   const native = h.nativeCheck(join('examples', file));
   const page = await browser.context.newPage();
   await h.openApp(page, srv.url);
@@ -65,7 +65,7 @@ test('a new build replaces the cached one and the page offers to reload', async 
     // The new build changes one example; sitegen writes a new service worker.
     const examples = mkdtempSync(join(tmpdir(), 'locus-examples-'));
     cpSync(join(h.root, 'examples'), examples, { recursive: true });
-    appendFileSync(join(examples, 'two-process-mutex.m'), '\n-- changed in a new build\n');
+    appendFileSync(join(examples, 'peterson.m'), '\n-- changed in a new build\n');
     execFileSync('go', ['run', './web/sitegen', '-public', site, '-examples', examples, '-sw', 'web/src/sw.js'], { cwd: h.root, stdio: 'ignore' });
 
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
@@ -82,7 +82,7 @@ test('a new build replaces the cached one and the page offers to reload', async 
     await h.screenshot(page, 'wide-11-update-ready');
     await page.locator('#update-reload').click();
     await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
-    await h.pickExample(page, 'two-process-mutex.m');
+    await h.pickExample(page, 'peterson.m');
     await page.waitForFunction(() => window.locus.editor.getText().includes('changed in a new build'));
     rmSync(examples, { recursive: true, force: true });
   } finally {

@@ -24,7 +24,7 @@ test('a share link opens the same model and options in a fresh browser', async (
   try {
     const page = await a.context.newPage();
     await h.openApp(page, srv.url);
-    await h.pickExample(page, 'broken-lock.m');
+    await h.pickExample(page, 'broken-mutex.m');
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\n-- edited before sharing\n');
@@ -48,7 +48,7 @@ test('a share link opens the same model and options in a fresh browser', async (
     const page = await b.context.newPage();
     await h.openApp(page, link);
     await page.waitForFunction((want) => window.locus.editor.getText() === want, source);
-    assert.equal(await page.locator('[data-testid=filename]').textContent(), 'broken-lock.m');
+    assert.equal(await page.locator('[data-testid=filename]').textContent(), 'broken-mutex.m');
     assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'dfs');
     assert.equal(await page.locator('[data-testid=opt-deadlock]').inputValue(), 'stuck');
     assert.equal(await page.locator('[data-testid=opt-symmetry]').inputValue(), 'off');
