@@ -5,6 +5,15 @@ go 1.26
 require (
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/hack-pad/hackpadfs v0.2.4
+	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
+	github.com/vugu/vugu v0.5.1
 )
 
-require github.com/hack-pad/safejs v0.1.0 // indirect
+require (
+	github.com/hack-pad/safejs v0.1.0 // indirect
+	github.com/urfave/cli/v3 v3.3.3 // indirect
+	github.com/vugu/html v0.0.0-20190914200101-c62dc20b8289 // indirect
+	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
+)
+
+tool github.com/vugu/vugu/cmd/vugu

@@ -1,0 +1,503 @@
+// This file holds the page's state and what changes it: picking an
+// example, running and cancelling checks, diagnostics as the user types,
+// and share links.
+
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
+
+	"github.com/locus-mc/locus/wasm/protocol"
+)
+
+// renderEvery throttles renders caused by progress messages (5-10 a second
+// is smooth; rendering per message would be wasted work).
+const renderEvery = 150 * time.Millisecond
+
+// Example is one shipped model, from examples/index.json.
+type Example struct {
+	File        string `json:"file"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+}
+
+// Run is one check: started, running, finished or cancelled.
+type Run struct {
+	ID       int64
+	Filename string
+	Options  protocol.Options
+	Status   string // "running", "done", "cancelled", "failed"
+	Started  time.Time
+	Progress *protocol.Progress
+	Result   *protocol.Result
+	Error    string // set when the worker produced no result
+	Storage  string // the browser storage the worker uses, from its ready message
+	Samples  int    // progress messages received
+	Step     int    // the counterexample step shown
+	Changed  bool   // show only changed variables in the counterexample
+	levels   levelEstimate
+	sizes    []int64
+}
+
+// sentence capitalizes an error message (lowercase by Go convention) for display.
+func sentence(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// Notice is a message to the user shown under the header.
+type Notice struct {
+	Kind string // "error", "warning" or "info"; "" hides it
+	Text string
+}
+
+// App is the state of the page. Methods named in .vugu event handlers run
+// with the render lock held (vugu holds it); everything that arrives from
+// elsewhere (Worker messages, the editor, fetches) goes through post.
+type App struct {
+	ee vugu.EventEnv
+
+	Examples []Example
+	Example  string // the example file shown, "" once the text is not an example
+	Filename string
+
+	Algorithm string
+	Symmetry  string
+	Deadlock  string
+	MemoryMB  int
+
+	Run         *Run
+	Diagnostics []protocol.Diagnostic
+	Notice      Notice
+	ShareURL    string // the link shown in the share box; "" hides it
+	ShareCopied bool
+
+	runWorker  *worker
+	diagWorker *worker
+	diagID     int64
+	nextID     int64
+	editorIdle js.Func
+	onHash     js.Func
+	onKey      js.Func
+
+	mu         sync.Mutex
+	inbox      []func() bool
+	wake       chan struct{}
+	renderDue  bool
+	lastSource string // the source the latest diagnostics are for
+}
+
+// Start initializes the app; called from Root.Init with the lock held.
+func (a *App) Start(ee vugu.EventEnv) {
+	a.ee = ee
+	a.Algorithm, a.Symmetry, a.Deadlock = protocol.Algorithms[0], protocol.Symmetries[0], protocol.Deadlocks[0]
+	a.MemoryMB = protocol.DefaultMemoryMB
+	a.Filename = "model.m"
+	a.wake = make(chan struct{}, 1)
+	go a.serve()
+	go a.tick()
+
+	a.editorIdle = js.FuncOf(func(this js.Value, args []js.Value) any {
+		a.post(func() bool { a.diagnose(); return false })
+		return nil
+	})
+	editorCreate("", a.editorIdle)
+	a.diagWorker = newWorker(a.deliver)
+
+	a.onHash = js.FuncOf(func(this js.Value, args []js.Value) any {
+		a.post(func() bool { return a.openShareLink(locationHash()) })
+		return nil
+	})
+	js.Global().Call("addEventListener", "hashchange", a.onHash)
+
+	// Ctrl+Enter (or Cmd+Enter) runs the model from anywhere on the page.
+	a.onKey = js.FuncOf(func(this js.Value, args []js.Value) any {
+		e := args[0]
+		if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
+			e.Call("preventDefault")
+			a.post(func() bool {
+				if !a.Running() {
+					a.StartRun()
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	js.Global().Get("document").Call("addEventListener", "keydown", a.onKey)
+
+	shared := a.openShareLink(locationHash())
+	go a.loadExamples(!shared)
+}
+
+// post queues f to run with the render lock held; f reports whether the
+// page must be rendered at once (otherwise the next tick renders it).
+// It never blocks, so JavaScript callbacks may call it.
+func (a *App) post(f func() bool) {
+	a.mu.Lock()
+	a.inbox = append(a.inbox, f)
+	a.mu.Unlock()
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (a *App) serve() {
+	for range a.wake {
+		for {
+			a.mu.Lock()
+			if len(a.inbox) == 0 {
+				a.mu.Unlock()
+				break
+			}
+			f := a.inbox[0]
+			a.inbox = a.inbox[1:]
+			a.mu.Unlock()
+
+			a.ee.Lock()
+			if a.apply(f) {
+				a.renderDue = false
+				a.ee.UnlockRender()
+			} else {
+				a.renderDue = true
+				a.ee.UnlockOnly()
+			}
+		}
+	}
+}
+
+// apply runs f, turning a panic (such as an exception thrown by the
+// JavaScript side) into a notice instead of a dead page.
+func (a *App) apply(f func() bool) (render bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.Notice = Notice{"error", fmt.Sprintf("Something went wrong on the page: %v", r)}
+			render = true
+		}
+	}()
+	return f()
+}
+
+func (a *App) tick() {
+	for range time.Tick(renderEvery) {
+		a.ee.Lock()
+		if a.renderDue {
+			a.renderDue = false
+			a.ee.UnlockRender()
+		} else {
+			a.ee.UnlockOnly()
+		}
+	}
+}
+
+// deliver is called by a Worker's onmessage callback.
+func (a *App) deliver(from *worker, m protocol.Message) {
+	a.post(func() bool { return a.receive(from, m) })
+}
+
+func (a *App) loadExamples(openFirst bool) {
+	text, err := fetchText("examples/index.json")
+	var list []Example
+	if err == nil {
+		err = json.Unmarshal([]byte(text), &list)
+	}
+	a.post(func() bool {
+		if err != nil {
+			a.Notice = Notice{"error", "The example models could not be loaded: " + err.Error()}
+			return true
+		}
+		a.Examples = list
+		if openFirst && len(list) > 0 {
+			go a.openExample(list[0].File)
+		}
+		return true
+	})
+}
+
+// PickExample is the examples menu's change handler.
+func (a *App) PickExample(event vugu.DOMEvent) {
+	file := event.PropString("target", "value")
+	if file == "" {
+		return
+	}
+	go a.openExample(file)
+}
+
+func (a *App) openExample(file string) {
+	text, err := fetchText("examples/" + file)
+	a.post(func() bool {
+		if err != nil {
+			a.Notice = Notice{"error", fmt.Sprintf("The example %s could not be loaded: %v", file, err)}
+			return true
+		}
+		a.setModel(file, text)
+		a.Example = file
+		setHash("")
+		return true
+	})
+}
+
+// setModel replaces the editor's text and forgets what belonged to the old one.
+func (a *App) setModel(filename, text string) {
+	a.cancelRun()
+	a.Run = nil
+	chartsReset()
+	a.Filename = filename
+	a.Example = ""
+	a.ShareURL = ""
+	a.Diagnostics = nil
+	editorSetText(text)
+	a.diagnose()
+}
+
+// openShareLink loads the model of a share link in fragment, if it is one,
+// and reports whether it did.
+func (a *App) openShareLink(fragment string) bool {
+	s, ok, err := DecodeShare(fragment)
+	if !ok {
+		return false
+	}
+	if s.Source == "" && err != nil {
+		a.Notice = Notice{"error", sentence(err.Error())}
+		return false // the first example opens instead
+	}
+	a.setModel(s.Filename, s.Source)
+	a.Algorithm = orDefault(s.Options.Algorithm, protocol.Algorithms[0])
+	a.Symmetry = orDefault(s.Options.Symmetry, protocol.Symmetries[0])
+	a.Deadlock = orDefault(s.Options.Deadlock, protocol.Deadlocks[0])
+	a.MemoryMB = int(s.Options.MemoryBytes / protocol.MiB)
+	if err != nil {
+		a.Notice = Notice{"warning", sentence(err.Error())}
+	} else {
+		a.Notice = Notice{"info", "Opened the model " + s.Filename + " from a share link."}
+	}
+	return true
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// diagnose sends the editor's text to the diagnostics worker if it changed.
+func (a *App) diagnose() {
+	src := editorText()
+	if src == a.lastSource {
+		return
+	}
+	a.lastSource = src
+	if a.Example != "" {
+		// Edited: the text is no longer the example as shipped.
+		a.Example = ""
+	}
+	a.nextID++
+	a.diagID = a.nextID
+	a.diagWorker.post(protocol.Message{Type: protocol.TypeDiagnose, ID: a.diagID, Filename: a.Filename, Source: src})
+}
+
+func (a *App) options() protocol.Options {
+	return protocol.Options{
+		Algorithm:   a.Algorithm,
+		Symmetry:    a.Symmetry,
+		Deadlock:    a.Deadlock,
+		MemoryBytes: int64(a.MemoryMB) * protocol.MiB,
+	}
+}
+
+// Running reports whether a check is under way.
+func (a *App) Running() bool { return a.Run != nil && a.Run.Status == "running" }
+
+// StartRun is the Run button's handler: a fresh Worker per check.
+func (a *App) StartRun() {
+	a.cancelRun()
+	opts := a.options()
+	if err := opts.Validate(); err != nil {
+		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
+		return
+	}
+	a.nextID++
+	a.Run = &Run{ID: a.nextID, Filename: a.Filename, Options: opts, Status: "running", Started: time.Now()}
+	a.Notice = Notice{}
+	chartsReset()
+	a.runWorker = newWorker(a.deliver)
+	src := editorText()
+	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts}); err != nil {
+		a.finish("failed", "cannot start the check: "+err.Error())
+	}
+}
+
+// CancelRun is the Cancel button's handler.
+func (a *App) CancelRun() {
+	if a.Running() {
+		a.cancelRun()
+		a.Run.Status = "cancelled"
+	}
+}
+
+func (a *App) cancelRun() {
+	if a.runWorker != nil {
+		a.runWorker.terminate()
+		a.runWorker = nil
+	}
+}
+
+func (a *App) finish(status, errText string) {
+	a.cancelRun()
+	a.Run.Status = status
+	a.Run.Error = errText
+}
+
+// receive handles one message from a Worker.
+func (a *App) receive(from *worker, m protocol.Message) bool {
+	if from == a.diagWorker {
+		switch m.Type {
+		case protocol.TypeDiagnostics:
+			if m.ID == a.diagID {
+				a.Diagnostics = m.Diagnostics
+				editorSetDiagnostics(m.Diagnostics)
+				return true
+			}
+		case protocol.TypeError:
+			// The diagnostics worker died (or the engine failed to load):
+			// start a new one so typing keeps being checked.
+			a.diagWorker.terminate()
+			a.diagWorker = newWorker(a.deliver)
+			a.lastSource = ""
+			a.Notice = Notice{"warning", "The diagnostics engine restarted after an error: " + m.Message}
+			return true
+		}
+		return false
+	}
+	if from != a.runWorker || a.Run == nil || (m.ID != 0 && m.ID != a.Run.ID) {
+		return false // from a Worker that was cancelled or replaced
+	}
+	r := a.Run
+	switch m.Type {
+	case protocol.TypeReady:
+		r.Storage = m.Storage
+	case protocol.TypeProgress:
+		r.Progress = m.Progress
+		r.Samples++
+		chartsPush(m.Progress)
+		r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
+		chartsSetLevels(r.sizes)
+		return false
+	case protocol.TypeResult:
+		r.Result = m.Result
+		r.Step = 0
+		a.finish("done", "")
+		if len(m.Result.LevelSizes) > 0 {
+			r.sizes = m.Result.LevelSizes
+			chartsSetLevels(r.sizes)
+		}
+		if len(m.Result.Diagnostics) > 0 {
+			editorSetDiagnostics(m.Result.Diagnostics)
+		}
+		return true
+	case protocol.TypeError:
+		if strings.Contains(m.Message, "out of memory") {
+			// The Go heap hit the browser's ceiling before the engine's own
+			// accounting stopped it: the run is incomplete, not broken.
+			a.finish("done", "")
+			r.Result = &protocol.Result{
+				Verdict: protocol.Incomplete,
+				Reason:  "the browser ran out of memory for the engine (" + m.Message + "); choose a smaller memory budget so the engine stops in time, or use symmetry reduction",
+			}
+			return true
+		}
+		a.finish("failed", m.Message)
+		return true
+	}
+	return false
+}
+
+// Share is the Share button's handler: it puts the model and options in the
+// page's address and shows the link, copied to the clipboard if allowed.
+func (a *App) Share() {
+	frag, err := EncodeShare(Shared{Filename: a.Filename, Source: editorText(), Options: a.options()})
+	if err != nil {
+		a.Notice = Notice{"error", sentence(err.Error())}
+		a.ShareURL = ""
+		return
+	}
+	setHash(frag)
+	a.ShareURL = pageURL() + "#" + frag
+	a.ShareCopied = false
+	url := a.ShareURL
+	go func() {
+		ok := copyText(url)
+		a.post(func() bool { a.ShareCopied = ok && a.ShareURL == url; return true })
+	}()
+}
+
+// CloseShare hides the share box.
+func (a *App) CloseShare() { a.ShareURL = "" }
+
+// DismissNotice hides the notice.
+func (a *App) DismissNotice() { a.Notice = Notice{} }
+
+// GoTo moves the editor's cursor to a diagnostic.
+func (a *App) GoTo(d protocol.Diagnostic) { editorGoTo(d.Line, d.Col) }
+
+// SetOption is the options menus' change handler.
+func (a *App) SetOption(name string, event vugu.DOMEvent) {
+	v := event.PropString("target", "value")
+	switch name {
+	case "algorithm":
+		a.Algorithm = v
+	case "symmetry":
+		a.Symmetry = v
+	case "deadlock":
+		a.Deadlock = v
+	case "memory":
+		var mb int
+		if _, err := fmt.Sscan(v, &mb); err == nil {
+			a.MemoryMB = mb
+		}
+	}
+}
+
+// AttachEditor and AttachChart put the JavaScript widgets into the host
+// elements vugu rendered for them (called on every render; cheap when
+// already there).
+func (a *App) AttachEditor(host js.Value)              { editorAttach(host) }
+func (a *App) AttachChart(which string, host js.Value) { chartsAttach(which, host) }
+
+// DiagnosticsSummary is the line above the editor's diagnostics list.
+func (a *App) DiagnosticsSummary() string {
+	errs, warns := 0, 0
+	for _, d := range a.Diagnostics {
+		if d.Severity == "warning" {
+			warns++
+		} else {
+			errs++
+		}
+	}
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, plural(errs, "error"))
+	}
+	if warns > 0 {
+		parts = append(parts, plural(warns, "warning"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,146 @@
+// This file is the UI's bridge to the JavaScript side of the page: the
+// CodeMirror editor and uPlot charts bundled in public/dist/app.js (as
+// window.locus), the engine Workers, and a few browser APIs. It uses vugu's
+// js package, which is syscall/js in the browser and inert elsewhere, so the
+// UI builds and tests natively.
+
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/vugu/vugu/js"
+
+	"github.com/locus-mc/locus/wasm/protocol"
+)
+
+func locus(part string) js.Value { return js.Global().Get("locus").Get(part) }
+
+func editorCreate(text string, idle js.Func) { locus("editor").Call("create", text, idle) }
+func editorAttach(host js.Value)             { locus("editor").Call("attach", host) }
+func editorText() string                     { return locus("editor").Call("getText").String() }
+func editorSetText(text string)              { locus("editor").Call("setText", text) }
+func editorGoTo(line, col int)               { locus("editor").Call("goTo", line, col) }
+
+func editorSetDiagnostics(ds []protocol.Diagnostic) {
+	b, _ := json.Marshal(ds)
+	locus("editor").Call("setDiagnostics", string(b))
+}
+
+func chartsAttach(which string, host js.Value) { locus("charts").Call("attach", which, host) }
+func chartsReset()                             { locus("charts").Call("reset") }
+func chartsPush(p *protocol.Progress) {
+	locus("charts").Call("push", p.Seconds, float64(p.States), float64(p.QueueMemory+p.QueueDisk))
+}
+func chartsSetLevels(sizes []int64) {
+	b, _ := json.Marshal(sizes)
+	locus("charts").Call("setLevels", string(b))
+}
+
+// await blocks the calling goroutine (never a JS callback) until promise
+// settles.
+func await(promise js.Value) (js.Value, error) {
+	type settled struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan settled, 1)
+	then := js.FuncOf(func(this js.Value, args []js.Value) any {
+		ch <- settled{v: args[0]}
+		return nil
+	})
+	catch := js.FuncOf(func(this js.Value, args []js.Value) any {
+		ch <- settled{err: errors.New(args[0].Call("toString").String())}
+		return nil
+	})
+	promise.Call("then", then, catch)
+	s := <-ch
+	then.Release()
+	catch.Release()
+	return s.v, s.err
+}
+
+// fetchText fetches a file of the site as text.
+func fetchText(url string) (string, error) {
+	v, err := await(locus("util").Call("fetchText", url))
+	if err != nil {
+		return "", err
+	}
+	return v.String(), nil
+}
+
+// copyText puts text on the clipboard, reporting whether the browser let it.
+func copyText(text string) bool {
+	v, err := await(locus("util").Call("copyText", text))
+	return err == nil && v.Truthy()
+}
+
+func locationHash() string { return js.Global().Get("location").Get("hash").String() }
+
+// pageURL is the page's address without its fragment.
+func pageURL() string {
+	loc := js.Global().Get("location")
+	return loc.Get("origin").String() + loc.Get("pathname").String()
+}
+
+// setHash replaces the fragment without a new history entry or hashchange.
+func setHash(fragment string) {
+	url := pageURL()
+	if fragment != "" {
+		url += "#" + fragment
+	}
+	js.Global().Get("history").Call("replaceState", js.Null(), "", url)
+}
+
+// worker is the page's handle on one engine Web Worker (public/worker.js).
+// Messages may be posted at once: worker.js keeps them until the engine has
+// loaded.
+type worker struct {
+	w         js.Value
+	onMessage js.Func
+	onError   js.Func
+}
+
+// newWorker starts a Worker; deliver is called, from a JavaScript callback,
+// with each message it sends and must not block.
+func newWorker(deliver func(*worker, protocol.Message)) *worker {
+	wk := &worker{w: js.Global().Get("Worker").New("worker.js")}
+	wk.onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
+		m, err := protocol.Decode(args[0].Get("data").String())
+		if err != nil {
+			m = protocol.Message{Type: protocol.TypeError, Message: "unreadable message from the engine: " + err.Error()}
+		}
+		deliver(wk, m)
+		return nil
+	})
+	wk.onError = js.FuncOf(func(this js.Value, args []js.Value) any {
+		msg := "the engine worker failed"
+		if m := args[0].Get("message"); m.Type() == js.TypeString {
+			msg += ": " + m.String()
+		}
+		deliver(wk, protocol.Message{Type: protocol.TypeError, Message: msg})
+		return nil
+	})
+	wk.w.Set("onmessage", wk.onMessage)
+	wk.w.Set("onerror", wk.onError)
+	return wk
+}
+
+func (wk *worker) post(m protocol.Message) error {
+	s, err := protocol.Encode(m)
+	if err != nil {
+		return err
+	}
+	wk.w.Call("postMessage", s)
+	return nil
+}
+
+// terminate stops the Worker at once, whatever it is doing.
+func (wk *worker) terminate() {
+	wk.w.Call("terminate")
+	wk.w.Set("onmessage", js.Null())
+	wk.w.Set("onerror", js.Null())
+	wk.onMessage.Release()
+	wk.onError.Release()
+}

@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/locus-mc/locus/wasm/protocol"
+)
+
+// OptionsPanel holds the check's options and the Run and Cancel buttons.
+type OptionsPanel struct {
+	App *App
+}
+
+// Choice is one entry of an options menu.
+type Choice struct{ Value, Label string }
+
+var (
+	algorithmLabels = map[string]string{"bfs": "Breadth-first", "dfs": "Depth-first"}
+	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
+	deadlockLabels  = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
+)
+
+func choices(values []string, labels map[string]string) []Choice {
+	out := make([]Choice, len(values))
+	for i, v := range values {
+		out[i] = Choice{v, labels[v]}
+	}
+	return out
+}
+
+// Algorithms, Deadlocks and Symmetries list the menus' entries.
+func (c *OptionsPanel) Algorithms() []Choice { return choices(protocol.Algorithms, algorithmLabels) }
+func (c *OptionsPanel) Deadlocks() []Choice  { return choices(protocol.Deadlocks, deadlockLabels) }
+func (c *OptionsPanel) Symmetries() []Choice { return choices(protocol.Symmetries, symmetryLabels) }
+
+// memoryChoicesMB are the budgets offered, in MiB.
+var memoryChoicesMB = []int{32, 64, 128, 256, 512, 1024, 2048}
+
+// Memories lists the memory budgets.
+func (c *OptionsPanel) Memories() []Choice {
+	list := memoryChoicesMB
+	if !contains(list, c.App.MemoryMB) {
+		// A share link may carry a budget not in the menu: offer it too.
+		list = append(append([]int(nil), list...), c.App.MemoryMB)
+	}
+	out := make([]Choice, len(list))
+	for i, mb := range list {
+		out[i] = Choice{strconv.Itoa(mb), byteSize(int64(mb) * protocol.MiB)}
+	}
+	return out
+}
+
+func contains(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// MemoryValue is the selected budget as a menu value.
+func (c *OptionsPanel) MemoryValue() string { return strconv.Itoa(c.App.MemoryMB) }
+
+// RunLabel is the Run button's text.
+func (c *OptionsPanel) RunLabel() string {
+	if c.App.Running() {
+		return "Running…"
+	}
+	return "Run"
+}
+
+// Status is the short line beside the buttons.
+func (c *OptionsPanel) Status() string {
+	r := c.App.Run
+	switch {
+	case r == nil:
+		return "Ready"
+	case r.Status == "running" && r.Progress == nil:
+		return "Starting the engine…"
+	case r.Status == "running":
+		return "Checking… " + count(r.Progress.States) + " states"
+	case r.Status == "cancelled":
+		return "Cancelled"
+	case r.Status == "failed":
+		return "Stopped with an error"
+	default:
+		return "Finished"
+	}
+}

@@ -1,0 +1,134 @@
+// Package protocol defines the messages between the Locus page and its
+// engine Web Workers.
+//
+// Every message is one JSON object, sent with postMessage as a string, with a
+// "type" field that says which of the fields below it carries. The page sends:
+//
+//	{"type":"check",    "id":N, "filename":"f.m", "source":"...", "options":{...}}
+//	{"type":"diagnose", "id":N, "filename":"f.m", "source":"..."}
+//
+// and a worker answers with:
+//
+//	{"type":"ready", "storage":"opfs"|"indexeddb"|""}  once, when the engine has loaded
+//	{"type":"diagnostics", "id":N, "diagnostics":[...]} the front end's messages for a diagnose
+//	{"type":"progress", "id":N, "progress":{...}}      about ten times a second during a check
+//	{"type":"result", "id":N, "result":{...}}          once, at the end of a check
+//	{"type":"error", "id":N, "message":"..."}        the worker could not produce a result;
+//	                                                   without an id: the Worker itself failed
+//
+// The page never cancels a check by message: it terminates the Worker, which
+// really stops the engine, and starts a fresh one. A check therefore always
+// runs in a Worker of its own, and as-you-type diagnostics run in a second,
+// long-lived Worker so that parsing never waits behind a check.
+//
+// The result, progress and diagnostic types mirror core/verify's JSON field
+// for field (a test holds them together) so that the page, which must not
+// link the engine, can decode what the worker encodes.
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Message types.
+const (
+	TypeCheck       = "check"       // page -> worker: run a check
+	TypeDiagnose    = "diagnose"    // page -> worker: run only the front end
+	TypeReady       = "ready"       // worker -> page: the engine is loaded
+	TypeDiagnostics = "diagnostics" // worker -> page: answer to diagnose
+	TypeProgress    = "progress"    // worker -> page: one progress sample
+	TypeResult      = "result"      // worker -> page: the outcome of a check
+	TypeError       = "error"       // worker -> page: no result could be produced
+)
+
+// Storage kinds a worker reports in its ready message.
+const (
+	StorageOPFS      = "opfs"
+	StorageIndexedDB = "indexeddb"
+	StorageNone      = "" // no browser storage: the queue never spills to disk
+)
+
+// Message is the envelope of every message in either direction. Which fields
+// are set depends on Type; see the package documentation.
+type Message struct {
+	Type        string       `json:"type"`
+	ID          int64        `json:"id,omitempty"`
+	Filename    string       `json:"filename,omitempty"`
+	Source      string       `json:"source,omitempty"`
+	Options     *Options     `json:"options,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	Progress    *Progress    `json:"progress,omitempty"`
+	Result      *Result      `json:"result,omitempty"`
+	Message     string       `json:"message,omitempty"`
+	Storage     string       `json:"storage,omitempty"`
+}
+
+// Encode returns m as the string posted to the other side.
+func Encode(m Message) (string, error) {
+	if err := m.validate(); err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// Decode parses one posted string and checks that it carries what its type
+// requires.
+func Decode(data string) (Message, error) {
+	var m Message
+	if err := json.Unmarshal([]byte(data), &m); err != nil {
+		return Message{}, fmt.Errorf("bad message: %w", err)
+	}
+	if err := m.validate(); err != nil {
+		return Message{}, err
+	}
+	return m, nil
+}
+
+var errNoID = errors.New("message has no id")
+
+func (m Message) validate() error {
+	switch m.Type {
+	case TypeCheck:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Options == nil {
+			return errors.New("check message has no options")
+		}
+		return m.Options.Validate()
+	case TypeDiagnose, TypeDiagnostics:
+		if m.ID == 0 {
+			return errNoID
+		}
+	case TypeError:
+		// An error without an id comes from the Worker itself (the engine
+		// failed to load or stopped); it concerns whatever that Worker was
+		// doing.
+	case TypeProgress:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Progress == nil {
+			return errors.New("progress message has no progress")
+		}
+	case TypeResult:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Result == nil {
+			return errors.New("result message has no result")
+		}
+	case TypeReady:
+	case "":
+		return errors.New("message has no type")
+	default:
+		return fmt.Errorf("unknown message type %q", m.Type)
+	}
+	return nil
+}

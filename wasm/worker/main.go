@@ -1,0 +1,240 @@
+//go:build js && wasm
+
+// Command worker is the Locus engine compiled to WebAssembly, run in a
+// dedicated Web Worker started by public/worker.js.
+//
+// It reads wasm/protocol messages from the page, runs verify.Diagnose or
+// verify.Check, and posts the answers back, one postMessage per message
+// (progress is sampled by the engine about ten times a second, never sent
+// per state). The page gives every check a fresh Worker and cancels it by
+// terminating the Worker, so this program never has to stop a check itself
+// except to keep the heap inside the user's memory budget.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"syscall/js"
+
+	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/wasm/protocol"
+)
+
+// progressEveryMS is how often the engine samples its progress.
+const progressEveryMS = 100
+
+func main() {
+	w := &worker{wake: make(chan struct{}, 1)}
+	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
+		// Callbacks from JavaScript must not block: queue and return.
+		w.enqueue(args[0].Get("data").String())
+		return nil
+	})
+	global := js.Global()
+	global.Set("onmessage", onMessage)
+	// public/worker.js buffers what arrives while the engine loads.
+	if pending := global.Get("locusPending"); pending.Type() == js.TypeObject {
+		for i := 0; i < pending.Length(); i++ {
+			w.enqueue(pending.Index(i).String())
+		}
+		global.Set("locusPending", js.Undefined())
+	}
+	w.post(protocol.Message{Type: protocol.TypeReady, Storage: storageKind()})
+	w.serve()
+}
+
+// worker handles the messages of one Web Worker, one at a time, in order.
+type worker struct {
+	mu    sync.Mutex
+	queue []string
+	wake  chan struct{}
+}
+
+func (w *worker) enqueue(data string) {
+	w.mu.Lock()
+	w.queue = append(w.queue, data)
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (w *worker) next() (string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.queue) == 0 {
+		return "", false
+	}
+	data := w.queue[0]
+	w.queue = w.queue[1:]
+	return data, true
+}
+
+func (w *worker) serve() {
+	for range w.wake {
+		for {
+			data, ok := w.next()
+			if !ok {
+				break
+			}
+			w.handle(data)
+		}
+	}
+}
+
+func (w *worker) handle(data string) {
+	m, err := protocol.Decode(data)
+	if err != nil {
+		w.post(protocol.Message{Type: protocol.TypeError, Message: err.Error()})
+		return
+	}
+	switch m.Type {
+	case protocol.TypeDiagnose:
+		w.diagnose(m)
+	case protocol.TypeCheck:
+		w.check(m)
+	default:
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: fmt.Sprintf("a worker does not accept %q messages", m.Type)})
+	}
+}
+
+func (w *worker) post(m protocol.Message) {
+	s, err := protocol.Encode(m)
+	if err != nil {
+		s, _ = protocol.Encode(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot encode " + m.Type + ": " + err.Error()})
+	}
+	js.Global().Call("postMessage", s)
+}
+
+func (w *worker) diagnose(m protocol.Message) {
+	var diags []verify.Diagnostic
+	if err := safely(func() { diags = verify.Diagnose(m.Filename, []byte(m.Source)) }); err != nil {
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
+		return
+	}
+	w.post(protocol.Message{Type: protocol.TypeDiagnostics, ID: m.ID, Diagnostics: convertDiagnostics(diags)})
+}
+
+// errHeapExceeded ends a run whose heap outgrew the budget's hard limit.
+var errHeapExceeded = errors.New("heap over the memory budget")
+
+func (w *worker) check(m protocol.Message) {
+	o := m.Options
+	opts := verify.Options{
+		Algorithm:     o.Algorithm,
+		Symmetry:      o.Symmetry,
+		Deadlock:      o.Deadlock,
+		Bound:         o.Bound,
+		MaxErrors:     o.MaxErrors,
+		MemoryBytes:   o.MemoryBytes,
+		QueueFraction: o.QueueFraction,
+		Trace:         o.Trace,
+		ProgressEvery: progressEveryMS,
+	}
+	fs, storageErr := openStorage(m.ID)
+	if storageErr == nil {
+		opts.FS = fs
+		defer closeStorage(fs)
+	}
+	// The engine accounts its own tables against MemoryBytes; the heap
+	// limit makes the collector hold everything else near the budget too,
+	// and the hard limit below turns a heap that still outgrows it into an
+	// incomplete verdict instead of a fatal out-of-memory in the tab.
+	debug.SetMemoryLimit(protocol.HeapLimit(o.MemoryBytes))
+	hard := protocol.HardHeapLimit(o.MemoryBytes)
+	var peakHeap uint64
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	opts.Progress = func(p verify.Progress) {
+		h := heapBytes()
+		if h > peakHeap {
+			peakHeap = h
+		}
+		if int64(h) > hard {
+			cancel(errHeapExceeded)
+		}
+		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &protocol.Progress{
+			Seconds:      p.Seconds,
+			States:       p.States,
+			RulesFired:   p.RulesFired,
+			Level:        p.Level,
+			QueueMemory:  p.QueueMemory,
+			QueueDisk:    p.QueueDisk,
+			MemoryBytes:  p.MemoryBytes,
+			BytesWritten: p.BytesWritten,
+			BytesRead:    p.BytesRead,
+			StatesPerSec: p.StatesPerSec,
+		}})
+	}
+	var res *verify.Result
+	if err := safely(func() { res = verify.Check(ctx, m.Filename, []byte(m.Source), opts) }); err != nil {
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
+		return
+	}
+	if res == nil {
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "the engine returned no result"})
+		return
+	}
+	if errors.Is(context.Cause(ctx), errHeapExceeded) && (res.Verdict == verify.Incomplete || res.Verdict == verify.Error) {
+		res.Verdict = verify.Incomplete
+		res.Reason = fmt.Sprintf("the browser heap reached %s, past the %s memory budget and its margin; try a larger budget, symmetry reduction, or a smaller model",
+			budget.FormatBytes(int64(peakHeap)), budget.FormatBytes(o.MemoryBytes))
+	}
+	if storageErr != nil && res.Verdict == verify.Incomplete {
+		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
+	}
+	var out protocol.Result
+	if err := convert(res, &out); err != nil {
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot encode the result: " + err.Error()})
+		return
+	}
+	w.post(protocol.Message{Type: protocol.TypeResult, ID: m.ID, Result: &out})
+}
+
+// safely runs f and turns a panic into an error, so that an engine bug
+// becomes a message on the page rather than a dead Worker.
+func safely(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the engine: %v\n%s", r, debug.Stack())
+		}
+	}()
+	f()
+	return nil
+}
+
+// convert copies src into dst through JSON; protocol's types mirror
+// verify's field for field (see protocol's tests), so nothing is lost.
+func convert(src, dst any) error {
+	b, err := json.Marshal(src)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, dst)
+}
+
+func convertDiagnostics(ds []verify.Diagnostic) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = protocol.Diagnostic{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity, Message: d.Message}
+	}
+	return out
+}
+
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+
+// heapBytes returns the bytes held by heap objects (live or not yet swept).
+func heapBytes() uint64 {
+	metrics.Read(heapSample)
+	if heapSample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return heapSample[0].Value.Uint64()
+}

@@ -1,0 +1,96 @@
+// measure.mjs: the same model, native CLI vs headless Chromium, back to back.
+//
+//   node web/bench/measure.mjs [MODEL.m] [--symmetry exact,heuristic] [--memory-mb 1024]
+//
+// For each symmetry option it runs `bin/locus check --json` and then the web
+// app (served by locus-serve, model given by share link), and prints states,
+// rules fired, rules fired per second in each, their ratio, and how
+// responsive the page stayed during the browser run: a setInterval timer on
+// the page (every 20 ms) counts the ticks it was delivered against the ticks
+// expected over the run's wall time. Needs the web build (scripts/web-build.sh).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import * as h from '../testlib/helpers.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 2)[1] : def;
+};
+const symmetries = opt('--symmetry', 'exact,heuristic').split(',');
+const memoryMB = Number(opt('--memory-mb', '1024'));
+const model = resolve(args[0] || '/work/shared/models/cmurphi/mux/n_peterson.m');
+const source = readFileSync(model, 'utf8');
+const TICK_MS = 20;
+
+// seconds parses the UI's duration format (see ui/format.go).
+function seconds(text) {
+  let m;
+  if ((m = /^([\d.]+) ms$/.exec(text))) return Number(m[1]) / 1000;
+  if ((m = /^([\d.]+) s$/.exec(text))) return Number(m[1]);
+  if ((m = /^(\d+) min ([\d.]+) s$/.exec(text))) return Number(m[1]) * 60 + Number(m[2]);
+  if ((m = /^(\d+) h (\d+) min$/.exec(text))) return Number(m[1]) * 3600 + Number(m[2]) * 60;
+  throw new Error('unreadable duration ' + text);
+}
+
+h.requireBuild();
+execFileSync('go', ['build', '-o', 'bin/locus', './cmd/locus'], { cwd: h.root, stdio: 'inherit' });
+const srv = await h.startServer();
+const browser = await h.launch();
+const rows = [];
+try {
+  for (const sym of symmetries) {
+    const t0 = process.hrtime.bigint();
+    let out;
+    try {
+      out = execFileSync(resolve(h.root, 'bin/locus'), ['check', '--json', '--symmetry', sym, model], { encoding: 'utf8', maxBuffer: 256 << 20 });
+    } catch (e) {
+      if (!e.stdout) throw e;
+      out = e.stdout;
+    }
+    const nativeWall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const native = JSON.parse(out);
+
+    const page = await browser.context.newPage();
+    await h.openApp(page, srv.url + h.shareFragment(source, { f: basename(model), sym, mem: String(memoryMB) }));
+    await page.waitForFunction((want) => window.locus.editor.getText() === want, source);
+    await page.evaluate((ms) => { window.ticks = 0; window.tickTimer = setInterval(() => window.ticks++, ms); }, TICK_MS);
+    await page.evaluate(() => { window.t0 = performance.now(); window.ticks = 0; });
+    await page.locator('[data-testid=run]').click();
+    await page.locator('[data-testid=verdict-panel]:not([hidden])').waitFor({ timeout: 3600_000 });
+    const { ticks, wall } = await page.evaluate(() => ({ ticks: window.ticks, wall: (performance.now() - window.t0) / 1000 }));
+    await page.evaluate(() => clearInterval(window.tickTimer));
+    const verdict = (await page.locator('[data-testid=verdict]').textContent()).trim();
+    const states = await h.statNumber(page, 'states');
+    const rules = await h.statNumber(page, 'rules');
+    const secs = seconds((await page.locator('[data-testid=stat-time] dd').textContent()).trim());
+    await h.screenshot(page, `measure-${sym}`);
+    await page.close();
+
+    const nativeRate = native.rules_fired / native.seconds;
+    const browserRate = rules / secs;
+    rows.push({
+      symmetry: sym,
+      verdict: `${native.verdict} / ${verdict}`,
+      states: `${native.states} / ${states}`,
+      same: native.verdict === verdict && native.states === states && native.rules_fired === rules,
+      rules_fired: rules,
+      native_s: +native.seconds.toFixed(2),
+      native_wall_s: +nativeWall.toFixed(2),
+      browser_s: +secs.toFixed(2),
+      browser_wall_s: +wall.toFixed(2),
+      native_rules_per_s: Math.round(nativeRate),
+      browser_rules_per_s: Math.round(browserRate),
+      browser_vs_native: +(browserRate / nativeRate).toFixed(2),
+      ticks_delivered: ticks,
+      ticks_expected: Math.floor((wall * 1000) / TICK_MS),
+      responsiveness: +(ticks / Math.max(1, Math.floor((wall * 1000) / TICK_MS))).toFixed(2),
+    });
+  }
+} finally {
+  await browser.close();
+  await srv.stop();
+}
+console.table(rows);
+console.log(JSON.stringify(rows, null, 2));

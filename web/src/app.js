@@ -1,0 +1,68 @@
+// app.js: the JavaScript half of the Locus page. It bundles the editor and
+// charts (window.locus, used by the Go UI), registers the service worker
+// that keeps the app working offline, and starts the UI (locus-ui.wasm).
+import 'uplot/dist/uPlot.min.css';
+import './app.css';
+import { editor } from './editor.js';
+import { charts } from './charts.js';
+
+const util = {
+  async fetchText(url) {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+    return r.text();
+  },
+  async copyText(text) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+};
+
+window.locus = { editor, charts, util };
+
+function showFatal(message) {
+  const el = document.getElementById('app');
+  el.className = 'boot-error';
+  el.textContent = message;
+}
+
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('sw.js').then((reg) => {
+    reg.addEventListener('updatefound', () => {
+      // With a worker already active this is a new build, not the first
+      // install, and the page runs the old one until it reloads.
+      const isUpdate = !!reg.active;
+      const next = reg.installing;
+      if (!next) return;
+      next.addEventListener('statechange', () => {
+        // A new build was installed while this page runs the old one.
+        if (next.state === 'activated' && isUpdate) {
+          document.getElementById('update').hidden = false;
+        }
+      });
+    });
+  }).catch((err) => console.warn('service worker not registered:', err));
+  document.getElementById('update-reload').addEventListener('click', () => location.reload());
+}
+
+async function boot() {
+  registerServiceWorker();
+  if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') {
+    showFatal('Locus needs a browser with WebAssembly and Web Workers (any current Chrome, Edge, Firefox or Safari).');
+    return;
+  }
+  try {
+    const go = new Go();
+    const { instance } = await WebAssembly.instantiateStreaming(fetch('locus-ui.wasm'), go.importObject);
+    go.run(instance);
+  } catch (err) {
+    showFatal('Locus could not start: ' + (err && err.message ? err.message : err));
+  }
+}
+
+boot();

@@ -1,0 +1,105 @@
+// editor.js: the model editor (CodeMirror 6), driven from the Go UI through
+// window.locus.editor. The editor owns the text; the UI asks for it when it
+// needs it and is told, debounced, when the user stops typing.
+import { EditorState, Compartment } from '@codemirror/state';
+import {
+  EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
+  drawSelection, highlightSpecialChars,
+} from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import {
+  syntaxHighlighting, HighlightStyle, bracketMatching, indentOnInput, indentUnit,
+} from '@codemirror/language';
+import { setDiagnostics, lintGutter } from '@codemirror/lint';
+import { searchKeymap, highlightSelectionMatches } from '@codemirror/search';
+import { tags as t } from '@lezer/highlight';
+import { murphi } from './murphi.js';
+
+const style = HighlightStyle.define([
+  { tag: t.keyword, color: '#7a3e9d', fontWeight: '600' },
+  { tag: [t.lineComment, t.blockComment], color: '#6a737d', fontStyle: 'italic' },
+  { tag: t.string, color: '#0a7d32' },
+  { tag: t.number, color: '#b35900' },
+  { tag: t.bool, color: '#b35900', fontWeight: '600' },
+  { tag: t.typeName, color: '#005cc5' },
+  { tag: t.operator, color: '#d73a49' },
+]);
+
+const theme = EditorView.theme({
+  '&': { height: '100%', fontSize: '14px' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', lineHeight: '1.45' },
+  '.cm-gutters': { backgroundColor: '#f6f8fa', borderRight: '1px solid #e1e4e8', color: '#8a929b' },
+});
+
+const DEBOUNCE_MS = 300;
+
+let view = null;
+let onIdle = null;
+let timer = 0;
+const readOnly = new Compartment();
+
+function changed() {
+  clearTimeout(timer);
+  timer = setTimeout(() => { if (onIdle) onIdle(); }, DEBOUNCE_MS);
+}
+
+export const editor = {
+  // create makes the editor (once) with text; idle() is called when the
+  // user has stopped typing for a moment.
+  create(text, idle) {
+    onIdle = idle;
+    if (view) return;
+    view = new EditorView({
+      state: EditorState.create({
+        doc: text,
+        extensions: [
+          lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(),
+          drawSelection(), indentOnInput(), bracketMatching(), highlightActiveLine(),
+          highlightSelectionMatches(), lintGutter(), indentUnit.of('  '),
+          keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+          murphi, syntaxHighlighting(style), theme, EditorView.lineWrapping, readOnly.of(EditorState.readOnly.of(false)),
+          EditorView.contentAttributes.of({ 'aria-label': 'Murphi model', spellcheck: 'false' }),
+          EditorView.updateListener.of((u) => { if (u.docChanged) changed(); }),
+        ],
+      }),
+    });
+  },
+  // attach puts the editor into host (again, if the host element was re-created).
+  attach(host) {
+    if (view && view.dom.parentNode !== host) host.replaceChildren(view.dom);
+  },
+  getText() { return view ? view.state.doc.toString() : ''; },
+  setText(text) {
+    if (!view) return;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true });
+    view.dispatch(setDiagnostics(view.state, []));
+  },
+  setReadOnly(on) {
+    if (view) view.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
+  },
+  // setDiagnostics shows the front end's messages, a JSON array of
+  // {line, col, severity, message} (1-based line and column).
+  setDiagnostics(json) {
+    if (!view) return;
+    const doc = view.state.doc;
+    const out = [];
+    for (const d of JSON.parse(json) || []) {
+      const line = doc.line(Math.min(Math.max(d.line, 1), doc.lines));
+      const from = Math.min(line.from + Math.max(d.col - 1, 0), line.to);
+      // underline the word at the position, or one character
+      const m = /^[A-Za-z0-9_]+/.exec(doc.sliceString(from, line.to));
+      const to = m ? from + m[0].length : Math.min(from + 1, doc.length);
+      out.push({ from, to: Math.max(to, from), severity: d.severity === 'warning' ? 'warning' : 'error', message: d.message });
+    }
+    view.dispatch(setDiagnostics(view.state, out));
+  },
+  // goTo moves the cursor to a 1-based line and column and focuses the editor.
+  goTo(lineNo, col) {
+    if (!view) return;
+    const doc = view.state.doc;
+    const line = doc.line(Math.min(Math.max(lineNo, 1), doc.lines));
+    const pos = Math.min(line.from + Math.max(col - 1, 0), line.to);
+    view.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+    view.focus();
+  },
+};

@@ -1,0 +1,65 @@
+// app-memory: with a memory budget too small for the BFS queue, the engine
+// spills the queue to browser storage (OPFS or IndexedDB) and still counts
+// exactly the states the native CLI counts.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as h from '../testlib/helpers.mjs';
+
+// Wide and shallow, with large states: nearly every state is on the last
+// BFS level, so the queue holds most of them at once (about 3 MiB) while the
+// visited set (about 10 MiB) fits the budget; the queue's share of 16 MiB
+// (a tenth, by default) does not hold them, so it must spill.
+const wide = `-- Three registers, each set once, and a constant 40-byte payload
+type val: 0..40; slot: 1..40;
+var x: val; y: val; z: val;
+    payload: array [slot] of 0..255;
+startstate
+begin
+  x := 0; y := 0; z := 0;
+  for j: slot do payload[j] := j * 5; endfor;
+end;
+ruleset v: val do
+  rule "set x" x = 0 ==> begin x := v; end;
+  rule "set y" y = 0 ==> begin y := v; end;
+  rule "set z" z = 0 ==> begin z := v; end;
+endruleset;
+rule "start over" x != 0 & y != 0 & z != 0 ==> begin x := 0; y := 0; z := 0; end;
+`;
+const budgetMB = 16;
+
+let srv, browser;
+
+before(async () => {
+  h.requireBuild();
+  srv = await h.startServer();
+  browser = await h.launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+test('a small memory budget spills the queue to browser storage and keeps the count', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'locus-wide-')), 'wide.m');
+  writeFileSync(file, wide);
+  const native = h.nativeCheck(file, ['-m', String(budgetMB)]);
+  assert.equal(native.verdict, 'pass', native.reason);
+  assert.ok(native.disk_bytes_written > 0, 'the native CLI spills this model to disk too');
+
+  const page = await browser.context.newPage();
+  await h.openApp(page, srv.url + h.shareFragment(wide, { f: 'wide.m', mem: String(budgetMB) }));
+  await page.waitForFunction((want) => window.locus.editor.getText() === want, wide);
+  assert.equal(await page.locator('[data-testid=opt-memory]').inputValue(), String(budgetMB));
+  const verdict = await h.run(page, { timeout: 240000 });
+  await h.screenshot(page, 'wide-10-small-budget');
+  assert.equal(verdict, 'pass', await page.locator('[data-testid=verdict-text]').textContent());
+  assert.equal(await h.statNumber(page, 'states'), native.states);
+  assert.doesNotMatch(await page.locator('.progress .storage').textContent(), /none/, 'the worker has browser storage');
+  const disk = await page.locator('[data-testid=stat-disk] dd').textContent();
+  const written = disk.split('/')[0].trim();
+  assert.notEqual(written, '0 B', `bytes written to browser storage: ${disk}`);
+});

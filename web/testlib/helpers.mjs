@@ -1,0 +1,120 @@
+// helpers.mjs: shared setup for the browser tests (web/test/app-*.test.mjs):
+// the site server, headless Chromium, and the native CLI to compare with.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const chromiumPath = '/usr/bin/chromium';
+export const screenshotDir = join(root, 'test-output', 'screenshots');
+
+// The flags STACK-NOTES.md prescribes; without the background-networking
+// ones Chromium's connections are refused by the closed network.
+export const chromiumArgs = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+// requireBuild fails (never skips) when the browser or the built site is missing.
+export function requireBuild() {
+  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is missing: apt-get install -y chromium chromium-driver`);
+  for (const f of ['index.html', 'locus-ui.wasm', 'engine.wasm', 'wasm_exec.js', 'dist/app.js', 'sw.js', 'examples/index.json']) {
+    if (!existsSync(join(root, 'public', f))) throw new Error(`public/${f} is missing: run scripts/web-build.sh`);
+  }
+}
+
+// startServer builds and starts locus-serve on a free port, serving dir.
+export async function startServer(dir = 'public') {
+  mkdirSync(join(root, 'bin'), { recursive: true });
+  execFileSync('go', ['build', '-o', 'bin/locus-serve', './cmd/locus-serve'], { cwd: root, stdio: 'inherit' });
+  const proc = spawn(join(root, 'bin', 'locus-serve'), ['-dir', dir, '-addr', '127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/localhost:(\d+)\//.exec(out);
+      if (m) resolve(`http://localhost:${m[1]}/`);
+    });
+    proc.on('exit', (code) => reject(new Error(`locus-serve exited with ${code}: ${out}`)));
+  });
+  return { url, stop: () => new Promise((r) => { proc.once('exit', r); proc.kill(); }) };
+}
+
+// launch starts Chromium with a fresh user-data-dir and returns its context.
+export async function launch({ width = 1280, height = 800 } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'locus-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: chromiumArgs,
+    viewport: { width, height },
+  });
+  const close = async () => {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { context, close };
+}
+
+// openApp opens the app and waits until the UI has rendered and loaded the examples.
+export async function openApp(page, url) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
+  return errors;
+}
+
+export async function pickExample(page, file) {
+  await page.locator('[data-testid=examples]').selectOption(file);
+  await page.waitForFunction((f) => document.querySelector('[data-testid=filename]')?.textContent === f, file);
+}
+
+// run starts a check (by the Run button, or by pressing keys such as
+// 'Control+Enter') and waits for the verdict of that new run.
+export async function run(page, { timeout = 120000, keys = '' } = {}) {
+  const before = await page.locator('[data-testid=verdict-panel]').getAttribute('data-run');
+  if (keys) await page.keyboard.press(keys);
+  else await page.locator('[data-testid=run]').click();
+  await page.waitForFunction((old) => {
+    const p = document.querySelector('[data-testid=verdict-panel]');
+    return p && !p.hidden && p.dataset.run !== old;
+  }, before, { timeout });
+  return (await page.locator('[data-testid=verdict]').textContent()).trim();
+}
+
+// statNumber reads a verdict statistic such as "stat-states" as a number.
+export async function statNumber(page, key) {
+  const text = await page.locator(`[data-testid=stat-${key}] dd`).textContent();
+  return Number(text.replace(/,/g, ''));
+}
+
+// nativeCheck runs the native CLI on a model and returns its JSON result.
+export function nativeCheck(file, flags = []) {
+  execFileSync('go', ['build', '-o', 'bin/locus', './cmd/locus'], { cwd: root, stdio: 'inherit' });
+  let out;
+  try {
+    out = execFileSync(join(root, 'bin', 'locus'), ['check', '--json', ...flags, file], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (e) {
+    // locus exits non-zero for fail verdicts; its JSON is still on stdout.
+    if (!e.stdout) throw e;
+    out = e.stdout;
+  }
+  return JSON.parse(out);
+}
+
+// shareFragment encodes a model as a share link fragment, independently of the
+// app's own Go encoder: raw DEFLATE, base64url.
+export function shareFragment(source, params = {}) {
+  const m = deflateRawSync(Buffer.from(source)).toString('base64url');
+  return '#m=' + m + Object.entries(params).map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: false });
+}
