@@ -86,6 +86,7 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		c.fail(x.Pos(), "internal: unresolved call to %s", x.Func.Name)
 	}
 	p := c.procFor(d)
+	c.nCalls++
 	var args []argFn
 	for i, a := range x.Args {
 		if i >= len(p.params) {

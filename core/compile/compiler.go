@@ -51,6 +51,7 @@ type compiler struct {
 
 	frameTop, frameMax           int
 	locals                       span  // slots of the unit's local variables
+	nCalls                       int   // calls compiled so far
 	fn                           *proc // function being compiled, nil in rules
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
@@ -89,6 +90,9 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		c.env[g] = binding{kind: bGlobal, off: slot}
 	}
 	c.m.NumSlots = len(c.m.Leaves)
+	for _, l := range c.m.Leaves {
+		c.m.pack = append(c.m.pack, packLeaf{lo: l.Lo, bits: uint8(l.Bits), union: l.Kind == LeafUnion})
+	}
 	c.m.StateBytes = (c.m.StateBits + 7) / 8
 	if c.m.StateBytes == 0 {
 		c.m.StateBytes = 1 // a model without variables still has one (empty) state
@@ -186,12 +190,18 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 			c.m.HasPriorities = true
 		}
 		r.Prelude = c.prelude(ctx)
+		calls := c.nCalls
 		guards := c.chooseGuards(ctx)
 		if d.Guard != nil {
 			guards = append(guards, c.cond(d.Guard))
 		}
 		r.Guard = andAll(guards)
+		r.plainGuard = len(r.Prelude) == 0 && c.frameMax == 0 && c.nCalls == calls
+		if r.plainGuard && len(ctx.chooses) == 0 && d.Guard != nil {
+			r.quickSlot, r.quickVal, r.hasQuick = c.quickTest(d.Guard)
+		}
 		r.Body = c.bodyStmts(d.Decls, d.Body)
+		r.body = seq(r.Body)
 		r.Init = c.locals
 		r.Frame = c.endUnit()
 		c.m.Rules = append(c.m.Rules, r)
@@ -361,6 +371,39 @@ func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn {
 		}
 	}
 	return out
+}
+
+// quickTest finds the first conjunct evaluated by guard g, if it compares
+// a fixed state slot with a constant.
+func (c *compiler) quickTest(g murphi.Expr) (slot int, val int64, ok bool) {
+	switch x := g.(type) {
+	case *murphi.ParenExpr:
+		return c.quickTest(x.X)
+	case *murphi.BinaryExpr:
+		switch {
+		case (x.Op == murphi.AND && x.Logical) || x.Op == murphi.LAND:
+			return c.quickTest(x.X)
+		case x.Op == murphi.EQL && c.info.Types[x.X].Type.IsSimple():
+			if p, ok := c.directSlot(x.X); ok && p.kind == pAbs {
+				if v := c.expr(x.Y); v.isConst {
+					return p.off, v.v, true
+				}
+			}
+		}
+	case *murphi.UnaryExpr:
+		if x.Op == murphi.NOT && c.info.Types[x.X].Type.Kind == murphi.TBool {
+			if p, ok := c.directSlot(x.X); ok && p.kind == pAbs {
+				return p.off, 0, true
+			}
+		}
+	case *murphi.Ident, *murphi.IndexExpr, *murphi.FieldExpr:
+		if c.info.Types[g].Type.Kind == murphi.TBool {
+			if p, ok := c.directSlot(g); ok && p.kind == pAbs {
+				return p.off, 1, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 func andAll(list []boolFn) boolFn {

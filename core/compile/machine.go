@@ -237,7 +237,18 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				copy(state, cur)
 				dirty = false
 			}
-			if !mc.guard(rule) {
+			if rule.hasQuick {
+				// An undefined slot falls through to the full guard,
+				// which reports the read.
+				if v := state[rule.quickSlot]; v != rule.quickVal && v != mc.undef {
+					continue
+				}
+			}
+			if rule.plainGuard {
+				if rule.Guard != nil && !rule.Guard(mc) {
+					continue
+				}
+			} else if !mc.guard(rule) {
 				continue
 			}
 			enabled++
@@ -255,7 +266,7 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			for _, s := range rule.Prelude {
 				s(mc)
 			}
-			runBody(mc, rule.Body)
+			rule.body(mc)
 		}
 		if !emit(r, state) {
 			break

@@ -42,6 +42,16 @@ type Model struct {
 
 	maxFrame  int  // largest frame of any unit
 	hasAssume bool // some body has an assume statement
+
+	pack []packLeaf // Leaves, compacted for Pack
+}
+
+// packLeaf is what Pack needs of a leaf, in 16 bytes instead of a Leaf's
+// hundred: packing runs once per successor.
+type packLeaf struct {
+	lo    int64
+	bits  uint8
+	union bool
 }
 
 // Var is a global state variable.
@@ -115,6 +125,18 @@ type Rule struct {
 	Body     []stmtFn
 	// Prelude evaluates alias-rule bindings before the guard and the body.
 	Prelude []stmtFn
+
+	// plainGuard: the guard needs no frame and calls nothing, so it can run
+	// without setting up a frame (most guards: P[i] = L0 & ...).
+	plainGuard bool
+	body       stmtFn // Body as one closure
+
+	// quick is the guard's first conjunct when it tests one state slot
+	// against a constant (P[i] = L0, flag[i], !flag[i]): most disabled rules
+	// are rejected by this test alone, without calling any compiled code.
+	hasQuick  bool
+	quickSlot int
+	quickVal  int64
 }
 
 // Property is one invariant, assumption, cover or liveness instance.

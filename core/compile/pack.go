@@ -48,26 +48,27 @@ func (m *Model) Pack(slots []int64, dst []byte) {
 	nb := 0
 	pos := 0
 	undef := m.Undef
-	leaves := m.Leaves
-	for i := range leaves {
-		l := &leaves[i]
+	pk := m.pack
+	slots = slots[:len(pk)]
+	for i := range pk {
+		l := &pk[i]
 		v := slots[i]
 		var e uint64
 		if v != undef {
-			if l.Kind == LeafUnion {
-				e = l.encode(v, undef)
+			if l.union {
+				e = m.Leaves[i].encode(v, undef)
 			} else {
-				e = uint64(v-l.Lo) + 1
+				e = uint64(v-l.lo) + 1
 			}
 		}
 		acc |= e << uint(nb)
-		nb += l.Bits
+		nb += int(l.bits)
 		if nb >= 64 {
 			binary.LittleEndian.PutUint64(dst[pos:], acc)
 			pos += 8
 			nb -= 64
 			if nb > 0 {
-				acc = e >> uint(l.Bits-nb)
+				acc = e >> uint(int(l.bits)-nb)
 			} else {
 				acc = 0
 			}

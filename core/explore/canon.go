@@ -7,7 +7,8 @@ import (
 
 // newCanonicalizer returns the in-place normalisation applied to every state
 // before it is stored: multiset reduction (always on, as in CMurphi) and
-// scalarset symmetry reduction as mode asks.
+// scalarset symmetry reduction as mode asks. It is nil when there is
+// nothing to do.
 func newCanonicalizer(m *compile.Model, mode SymmetryMode) func([]int64) {
 	var sym *symmetry.Reducer
 	switch mode {
@@ -18,7 +19,7 @@ func newCanonicalizer(m *compile.Model, mode SymmetryMode) func([]int64) {
 	}
 	if sym == nil {
 		if len(m.Multisets) == 0 {
-			return func([]int64) {}
+			return nil // nothing to normalise
 		}
 		return m.SortMultisets
 	}

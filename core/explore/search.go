@@ -147,7 +147,9 @@ func (s *searcher) startStates() {
 // by rule (a start state index when parent < 0). It reports whether the
 // search must stop.
 func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bool {
-	s.canon(slots)
+	if s.canon != nil {
+		s.canon(slots)
+	}
 	buf := s.rec[:s.m.StateBytes]
 	s.m.Pack(slots, buf)
 	h := state.Hash(buf)

@@ -19,8 +19,11 @@ type replayer struct {
 
 func (s *searcher) replayer() *replayer {
 	n := s.m.NumSlots
-	return &replayer{s: s, mc: s.m.NewMachine(), canon: newCanonicalizer(s.m, s.opts.Symmetry),
-		a: make([]int64, n), b: make([]int64, n)}
+	canon := newCanonicalizer(s.m, s.opts.Symmetry)
+	if canon == nil {
+		canon = func([]int64) {}
+	}
+	return &replayer{s: s, mc: s.m.NewMachine(), canon: canon, a: make([]int64, n), b: make([]int64, n)}
 }
 
 // canonEqual reports whether the canonical form of x equals want.

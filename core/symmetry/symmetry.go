@@ -33,19 +33,24 @@ const (
 )
 
 type permType struct {
-	lo int64
-	n  int
+	lo  int64
+	n   int
+	off int // first index of this type's elements in the flat arrays
 }
 
 // dim is one array dimension along a leaf's path indexed by a permuted type.
 type dim struct {
 	t      int // permuted type
 	k      int // the element this leaf sits under
+	e      int // the same element's index in the flat arrays (off + k)
 	stride int
 }
 
 type leafInfo struct {
 	val     int // permuted type of the value, -1 none, -2 union (check each)
+	valLo   int64
+	valN    int64
+	valOff  int
 	dims    []dim
 	shape   uint64   // position class with permuted coordinates removed
 	posHash uint64   // mix(shape): the static part of the position hash
@@ -60,12 +65,16 @@ type Reducer struct {
 	leaves []leafInfo
 	undef  int64
 
-	// scratch
+	// scratch; the per-type slices are views of the flat ones
 	orig, tmp, best []int64
 	color           [][]int32
+	colorF          []int32
 	newColor        [][]int32
 	sig             [][]uint64
+	sigF            []uint64
 	perm            [][]int // element -> new label
+	permF           []int
+	elemType        []int32 // the type of each flat element
 	classes         [][]class
 	order           []int
 	elems           int   // total elements over all permuted types
@@ -99,6 +108,11 @@ func New(m *compile.Model, mode Mode) *Reducer {
 	if len(r.types) == 0 {
 		return nil
 	}
+	off := 0
+	for i := range r.types {
+		r.types[i].off = off
+		off += r.types[i].n
+	}
 	r.leaves = make([]leafInfo, m.NumSlots)
 	for _, v := range m.Vars {
 		r.walk(v.Type, v.Slot, nil, ids, 0)
@@ -110,6 +124,13 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		}
 		r.active = append(r.active, p)
 		li.posHash = mix(li.shape + 0x1234567)
+		for i := range li.dims {
+			li.dims[i].e = r.types[li.dims[i].t].off + li.dims[i].k
+		}
+		if li.val >= 0 {
+			t := r.types[li.val]
+			li.valLo, li.valN, li.valOff = t.lo, int64(t.n), t.off
+		}
 		li.same = make([]uint32, len(li.dims))
 		for i, d := range li.dims {
 			for j, d2 := range li.dims {
@@ -131,11 +152,17 @@ func New(m *compile.Model, mode Mode) *Reducer {
 	}
 	n := m.NumSlots
 	r.orig, r.tmp, r.best = make([]int64, n), make([]int64, n), make([]int64, n)
-	for _, t := range r.types {
-		r.color = append(r.color, make([]int32, t.n))
+	r.colorF = make([]int32, off)
+	r.sigF = make([]uint64, off)
+	r.permF = make([]int, off)
+	for ti, t := range r.types {
+		for k := 0; k < t.n; k++ {
+			r.elemType = append(r.elemType, int32(ti))
+		}
+		r.color = append(r.color, r.colorF[t.off:t.off+t.n])
 		r.newColor = append(r.newColor, make([]int32, t.n))
-		r.sig = append(r.sig, make([]uint64, t.n))
-		r.perm = append(r.perm, make([]int, t.n))
+		r.sig = append(r.sig, r.sigF[t.off:t.off+t.n])
+		r.perm = append(r.perm, r.permF[t.off:t.off+t.n])
 		r.classElems = append(r.classElems, make([]int, t.n))
 		r.classGroups = append(r.classGroups, make([]int, t.n))
 		r.classUsed = append(r.classUsed, make([]bool, t.n))
@@ -238,6 +265,26 @@ func (r *Reducer) elemOf(li *leafInfo, v int64) (int, int, bool) {
 	return 0, 0, false
 }
 
+// flatElem returns the flat index of the element value v names at leaf li,
+// or -1: the hot-path form of elemOf.
+func (r *Reducer) flatElem(li *leafInfo, v int64) int {
+	if li.val >= 0 {
+		if k := v - li.valLo; uint64(k) < uint64(li.valN) {
+			return li.valOff + int(k)
+		}
+		return -1
+	}
+	if li.val == -1 || v == r.undef {
+		return -1
+	}
+	for _, t := range r.types {
+		if t.lo <= v && v < t.lo+int64(t.n) {
+			return t.off + int(v-t.lo)
+		}
+	}
+	return -1
+}
+
 // Canonicalize replaces the state slots by its representative.
 func (r *Reducer) Canonicalize(s []int64) {
 	r.m.SortMultisets(s)
@@ -321,40 +368,41 @@ func (r *Reducer) numColours() int {
 // final combination per tuple goes through the strong mixer; collisions
 // would merely merge colours (more candidates), never break canonicity.
 func (r *Reducer) signatures(s []int64) {
-	for t := range r.types {
-		for e := range r.sig[t] {
-			r.sig[t][e] = uint64(r.color[t][e])*0x9e3779b97f4a7c15 + 1
-		}
+	col, sig := r.colorF, r.sigF
+	for e := range sig {
+		sig[e] = uint64(col[e])*0x9e3779b97f4a7c15 + 1
 	}
 	for _, p := range r.active {
 		li := &r.leaves[p]
 		v := s[p]
-		vt, ve, isElem := r.elemOf(li, v)
+		ve := r.flatElem(li, v)
 		var vabs uint64
-		if isElem {
-			vabs = (uint64(vt+1)<<40 ^ uint64(r.color[vt][ve])) * 0xff51afd7ed558ccd
+		if ve >= 0 {
+			// The element's type and colour, never its identity.
+			vabs = (uint64(r.elemType[ve]+1)<<40 ^ uint64(col[ve])) * 0xff51afd7ed558ccd
 		} else {
 			vabs = (uint64(v) ^ 0x5bd1e995) * 0xc4ceb9fe1a85ec53
 		}
 		pos := li.posHash
-		for i, d := range li.dims {
-			pos = (pos ^ uint64(r.color[d.t][d.k]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
+		for i := range li.dims {
+			pos = (pos ^ uint64(col[li.dims[i].e]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
 		}
-		for i, d := range li.dims {
+		for i := range li.dims {
+			e := li.dims[i].e
 			self := uint64(0)
-			if isElem && vt == d.t && ve == d.k {
+			if ve == e {
 				self = 1
 			}
-			r.sig[d.t][d.k] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ uint64(li.same[i])<<20)
+			sig[e] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ uint64(li.same[i])<<20)
 		}
-		if isElem {
+		if ve >= 0 {
 			same := uint64(0)
-			for j, d := range li.dims {
-				if d.t == vt && d.k == ve {
+			for j := range li.dims {
+				if li.dims[j].e == ve {
 					same |= 1 << uint(j&63)
 				}
 			}
-			r.sig[vt][ve] += mix(pos ^ same<<24 ^ 0xabcdef)
+			sig[ve] += mix(pos ^ same<<24 ^ 0xabcdef)
 		}
 	}
 }
@@ -420,21 +468,43 @@ func (r *Reducer) labelByColour(t int) {
 }
 
 // apply writes into dst the state s with every permuted type's elements
-// relabelled by r.perm, multisets re-sorted.
+// relabelled by r.perm, multisets re-sorted. Leaves that involve no
+// permuted type stay where they are, so they are copied wholesale; the
+// others are a permutation of themselves.
 func (r *Reducer) apply(s, dst []int64) {
-	for p := range r.leaves {
+	copy(dst, s)
+	perm := r.permF
+	for _, p := range r.active {
 		li := &r.leaves[p]
 		q := p
-		for _, d := range li.dims {
-			q += (r.perm[d.t][d.k] - d.k) * d.stride
+		for i := range li.dims {
+			d := &li.dims[i]
+			q += (perm[d.e] - d.k) * d.stride
 		}
 		v := s[p]
-		if vt, ve, ok := r.elemOf(li, v); ok {
-			v = r.types[vt].lo + int64(r.perm[vt][ve])
+		if e := r.flatElem(li, v); e >= 0 {
+			// e's type starts at e-k; its new label is perm[e].
+			v = r.valueOf(li, v, e, perm[e])
 		}
 		dst[q] = v
 	}
-	r.m.SortMultisets(dst)
+	if len(r.m.Multisets) > 0 {
+		r.m.SortMultisets(dst)
+	}
+}
+
+// valueOf returns the value naming the element with flat index e relabelled
+// to label, at leaf li.
+func (r *Reducer) valueOf(li *leafInfo, v int64, e, label int) int64 {
+	if li.val >= 0 {
+		return li.valLo + int64(label)
+	}
+	for _, t := range r.types {
+		if t.lo <= v && v < t.lo+int64(t.n) {
+			return t.lo + int64(label)
+		}
+	}
+	return v
 }
 
 // buildClasses groups each type's elements by colour and, within a colour,
@@ -493,9 +563,32 @@ func (r *Reducer) swapFixes(s []int64, t, a, b int) bool {
 		}
 	}
 	r.perm[t][a], r.perm[t][b] = b, a
-	r.apply(s, r.tmp)
-	for i := range s {
-		if s[i] != r.tmp[i] {
+	if len(r.m.Multisets) > 0 {
+		// Entries move under the swap and must be re-sorted: compare
+		// whole images.
+		r.apply(s, r.tmp)
+		for i := range s {
+			if s[i] != r.tmp[i] {
+				return false
+			}
+		}
+		return true
+	}
+	// Without multisets the swap fixes s iff every active leaf, moved and
+	// relabelled, lands on an equal value: check in place, stopping early.
+	perm := r.permF
+	for _, p := range r.active {
+		li := &r.leaves[p]
+		q := p
+		for i := range li.dims {
+			d := &li.dims[i]
+			q += (perm[d.e] - d.k) * d.stride
+		}
+		v := s[p]
+		if e := r.flatElem(li, v); e >= 0 {
+			v = r.valueOf(li, v, e, perm[e])
+		}
+		if s[q] != v {
 			return false
 		}
 	}
