@@ -11,6 +11,8 @@ import (
 	"syscall/js"
 
 	"github.com/hack-pad/go-indexeddb/idb"
+
+	"github.com/locus-mc/locus/internal/jsutil"
 )
 
 // domError is a JavaScript exception (usually a DOMException) as an error.
@@ -81,36 +83,18 @@ func call(v js.Value, method string, args ...any) (r js.Value, err error) {
 	return v.Call(method, args...), nil
 }
 
-// await blocks the calling goroutine until promise p settles. The
-// callbacks only send on a buffered channel: js.FuncOf callbacks must not
-// block.
+// await blocks the calling goroutine until promise p settles, turning a
+// rejection into a storage error.
 func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
+	if p.Type() != js.TypeObject || p.Get("then").Type() != js.TypeFunction {
+		return js.Undefined(), jsError(p)
 	}
-	ch := make(chan result, 1)
-	arg := func(args []js.Value) js.Value {
-		if len(args) == 0 {
-			return js.Undefined()
-		}
-		return args[0]
+	v, err := jsutil.Await(p)
+	var rej *jsutil.Rejection
+	if errors.As(err, &rej) {
+		return v, jsError(rej.Reason)
 	}
-	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{v: arg(args)}
-		return nil
-	})
-	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- result{err: jsError(arg(args))}
-		return nil
-	})
-	defer then.Release()
-	defer catch.Release()
-	if _, err := call(p, "then", then, catch); err != nil {
-		return js.Undefined(), err
-	}
-	r := <-ch
-	return r.v, r.err
+	return v, err
 }
 
 // callAwait calls a promise-returning method and awaits its result.

@@ -5,12 +5,13 @@ package storagefs
 // the I/O counters live here so that every backend behaves the same.
 
 import (
-	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/locus-mc/locus/core/budget"
 )
 
 // driver is one backend's primitive operations on a flat directory of
@@ -127,8 +128,8 @@ func hasKey(m map[string]int64, k string) bool {
 type capError struct{ limit, used, need int64 }
 
 func (e capError) Error() string {
-	return "store cap of " + formatBytes(e.limit) + " reached: " + formatBytes(e.used) +
-		" in use, " + formatBytes(e.need) + " more needed"
+	return "store cap of " + budget.FormatBytes(e.limit) + " reached: " + budget.FormatBytes(e.used) +
+		" in use, " + budget.FormatBytes(e.need) + " more needed"
 }
 
 func (s *store) openChecked(op, name string) (segmentReader, error) {
@@ -310,18 +311,4 @@ func (s *store) Close() error {
 		return s.fail("close", "", err)
 	}
 	return nil
-}
-
-// formatBytes prints n with a binary unit, e.g. "64.0 MiB".
-func formatBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

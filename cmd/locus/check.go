@@ -12,6 +12,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/verify"
 )
 
@@ -135,7 +136,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if progress {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s\n",
-				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, human(p.MemoryBytes))
+				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes))
 		}
 		opts.ProgressEvery = 1000
 	}
@@ -248,9 +249,9 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 		unit = "byte"
 	}
 	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g %s) per state\n",
-		human(res.PeakBytes), human(res.RSSBytes), res.StateBits, res.BytesPerState, unit)
+		budget.FormatBytes(res.PeakBytes), budget.FormatBytes(res.RSSBytes), res.StateBits, res.BytesPerState, unit)
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
-		fmt.Fprintf(w, "Disk:         %s written, %s read\n", human(res.DiskWritten), human(res.DiskRead))
+		fmt.Fprintf(w, "Disk:         %s written, %s read\n", budget.FormatBytes(res.DiskWritten), budget.FormatBytes(res.DiskRead))
 	}
 	fmt.Fprintf(w, "Options:      %s, symmetry %s, deadlock %s\n", res.Algorithm, res.Symmetry, res.Deadlock)
 	for _, c := range res.Covers {
@@ -310,17 +311,4 @@ func commas(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-func human(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -473,19 +473,8 @@ func (r *Reducer) labelByColour(t int) {
 // others are a permutation of themselves.
 func (r *Reducer) apply(s, dst []int64) {
 	copy(dst, s)
-	perm := r.permF
 	for _, p := range r.active {
-		li := &r.leaves[p]
-		q := p
-		for i := range li.dims {
-			d := &li.dims[i]
-			q += (perm[d.e] - d.k) * d.stride
-		}
-		v := s[p]
-		if e := r.flatElem(li, v); e >= 0 {
-			// e's type starts at e-k; its new label is perm[e].
-			v = r.valueOf(li, v, e, perm[e])
-		}
+		q, v := r.image(p, s[p])
 		dst[q] = v
 	}
 	if len(r.m.Multisets) > 0 {
@@ -576,23 +565,28 @@ func (r *Reducer) swapFixes(s []int64, t, a, b int) bool {
 	}
 	// Without multisets the swap fixes s iff every active leaf, moved and
 	// relabelled, lands on an equal value: check in place, stopping early.
-	perm := r.permF
 	for _, p := range r.active {
-		li := &r.leaves[p]
-		q := p
-		for i := range li.dims {
-			d := &li.dims[i]
-			q += (perm[d.e] - d.k) * d.stride
-		}
-		v := s[p]
-		if e := r.flatElem(li, v); e >= 0 {
-			v = r.valueOf(li, v, e, perm[e])
-		}
-		if s[q] != v {
+		if q, v := r.image(p, s[p]); s[q] != v {
 			return false
 		}
 	}
 	return true
+}
+
+// image returns where the active leaf p goes under r.perm, and its value v
+// relabelled.
+func (r *Reducer) image(p int, v int64) (int, int64) {
+	li := &r.leaves[p]
+	perm := r.permF
+	q := p
+	for i := range li.dims {
+		d := &li.dims[i]
+		q += (perm[d.e] - d.k) * d.stride
+	}
+	if e := r.flatElem(li, v); e >= 0 {
+		v = r.valueOf(li, v, e, perm[e])
+	}
+	return q, v
 }
 
 // enumerate assigns labels class by class (type t, class ci, next label)

@@ -6,11 +6,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"syscall/js"
 	"time"
 
+	"github.com/locus-mc/locus/internal/jsutil"
 	"github.com/locus-mc/locus/storagefs"
 	"github.com/locus-mc/locus/wasm/protocol"
 )
@@ -64,23 +64,4 @@ func closeStorage(fs storagefs.FS) {
 
 // await blocks the calling goroutine (never a JavaScript callback) until
 // promise settles.
-func await(promise js.Value) (js.Value, error) {
-	type settled struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan settled, 1)
-	then := js.FuncOf(func(this js.Value, args []js.Value) any {
-		ch <- settled{v: args[0]}
-		return nil
-	})
-	catch := js.FuncOf(func(this js.Value, args []js.Value) any {
-		ch <- settled{err: errors.New(args[0].Call("toString").String())}
-		return nil
-	})
-	promise.Call("then", then, catch)
-	s := <-ch
-	then.Release()
-	catch.Release()
-	return s.v, s.err
-}
+func await(promise js.Value) (js.Value, error) { return jsutil.Await(promise) }
