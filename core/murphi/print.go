@@ -351,6 +351,14 @@ func writeAliases(b *strings.Builder, as []*AliasDecl) {
 	}
 }
 
+// writeDoBody writes " do", the statements, and the closing "end".
+func writeDoBody(b *strings.Builder, body []Stmt, depth int) {
+	b.WriteString(" do\n")
+	writeStmts(b, body, depth+1)
+	indent(b, depth)
+	b.WriteString("end")
+}
+
 func writeStmts(b *strings.Builder, list []Stmt, depth int) {
 	for _, s := range list {
 		indent(b, depth)
@@ -410,24 +418,15 @@ func writeStmt(b *strings.Builder, s Stmt, depth int) {
 	case *ForStmt:
 		b.WriteString("for ")
 		writeQuants(b, s.Quants)
-		b.WriteString(" do\n")
-		writeStmts(b, s.Body, depth+1)
-		indent(b, depth)
-		b.WriteString("end")
+		writeDoBody(b, s.Body, depth)
 	case *WhileStmt:
 		b.WriteString("while ")
 		writeExpr(b, s.Cond)
-		b.WriteString(" do\n")
-		writeStmts(b, s.Body, depth+1)
-		indent(b, depth)
-		b.WriteString("end")
+		writeDoBody(b, s.Body, depth)
 	case *AliasStmt:
 		b.WriteString("alias ")
 		writeAliases(b, s.Aliases)
-		b.WriteString(" do\n")
-		writeStmts(b, s.Body, depth+1)
-		indent(b, depth)
-		b.WriteString("end")
+		writeDoBody(b, s.Body, depth)
 	case *CallStmt:
 		writeExpr(b, s.Call)
 	case *ClearStmt:
