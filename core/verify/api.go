@@ -7,8 +7,6 @@
 package verify
 
 import (
-	"context"
-
 	"github.com/locus-mc/locus/storagefs"
 )
 
@@ -127,6 +125,3 @@ type Diagnostic struct {
 	Severity string `json:"severity"` // "error" or "warning"
 	Message  string `json:"message"`
 }
-
-// CheckFunc is the signature of Check, for front ends that want to inject it.
-type CheckFunc func(ctx context.Context, filename string, src []byte, opts Options) *Result

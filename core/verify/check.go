@@ -195,7 +195,7 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.LevelSizes = r.LevelSizes
 	res.DiskWritten = r.DiskWritten
 	res.DiskRead = r.DiskRead
-	if r.Verdict != explore.Error {
+	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
 	}
