@@ -55,7 +55,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "change",
 					Func:      func(event vugu.DOMEvent) { c.App.SetOption("algorithm", event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -101,7 +100,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "change",
 					Func:      func(event vugu.DOMEvent) { c.App.SetOption("memory", event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -147,7 +145,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "change",
 					Func:      func(event vugu.DOMEvent) { c.App.SetOption("deadlock", event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -193,7 +190,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "change",
 					Func:      func(event vugu.DOMEvent) { c.App.SetOption("symmetry", event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -232,7 +228,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.App.StartRun() },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
@@ -242,7 +237,6 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.App.CancelRun() },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn

@@ -23,7 +23,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 		EventType: "keydown",
 		Func:      func(event vugu.DOMEvent) { c.Key(event) },
-		// TODO: implement capture, etc. mostly need to decide syntax
 	})
 	{
 		vgparent := vgn
@@ -63,7 +62,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.Go(0) },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -79,7 +77,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.Go(c.Step() - 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -100,7 +97,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.Go(c.Step() + 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -116,7 +112,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",
 				Func:      func(event vugu.DOMEvent) { c.Go(len(c.Steps()) - 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -162,7 +157,6 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "change",
 				Func:      func(event vugu.DOMEvent) { c.ToggleChanged() },
-				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " only changed variables"}
 			vgparent.AppendChild(vgn)
