@@ -52,6 +52,7 @@ type compiler struct {
 	frameTop, frameMax           int
 	locals                       span  // slots of the unit's local variables
 	nCalls                       int   // calls compiled so far
+	perElement                   bool  // compiling a per-element rule instance
 	fn                           *proc // function being compiled, nil in rules
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
@@ -154,6 +155,8 @@ type ruleCtx struct {
 	aliases [][]*murphi.AliasDecl // alias-rule bindings, outermost first
 	chooses []chooseGuard         // implicit "entry is present" guards
 	parent  *ruleCtx
+	// perElement: inside a ruleset quantified over a permuted scalarset.
+	perElement bool
 }
 
 type chooseGuard struct {
@@ -181,6 +184,7 @@ func (c *compiler) instanceName(base string, pos murphi.Pos, ctx *ruleCtx) strin
 func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 	switch d := d.(type) {
 	case *murphi.SimpleRule:
+		c.perElement = ctx.perElement
 		if len(c.m.Rules) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d rule instances", MaxRuleInstances)
 		}
@@ -221,11 +225,12 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		s.Frame = c.endUnit()
 		c.m.Starts = append(c.m.Starts, s)
 	case *murphi.PropertyRule:
+		c.perElement = ctx.perElement
 		if len(c.m.Invariants)+len(c.m.Assumes)+len(c.m.Covers)+len(c.m.Liveness) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d properties", MaxRuleInstances)
 		}
 		c.beginUnit()
-		p := &Property{Pos: d.Pos()}
+		p := &Property{Pos: d.Pos(), PerElement: ctx.perElement}
 		p.Pre = c.prelude(ctx)
 		p.Cond = c.cond(d.Cond)
 		p.Frame = c.endUnit()
@@ -291,11 +296,34 @@ func (c *compiler) ruleset(d *murphi.Ruleset, qs []*murphi.Quantifier, ctx *rule
 	q := qs[0]
 	obj := q.Name.Obj
 	vals, typ := c.quantValues(q)
+	perElement := c.permuted(typ)
 	for _, v := range vals {
 		c.env[obj] = binding{kind: bConst, v: v}
-		c.ruleset(d, qs[1:], ctx.with(q.Name.Name+":"+c.formatValue(typ, v)))
+		n := ctx.with(q.Name.Name + ":" + c.formatValue(typ, v))
+		n.perElement = n.perElement || perElement
+		c.ruleset(d, qs[1:], n)
 	}
 	delete(c.env, obj)
+}
+
+// permuted reports whether symmetry reduction permutes values of type t.
+func (c *compiler) permuted(t *murphi.Type) bool {
+	for _, s := range c.ck.Scalarsets {
+		if s.Size < 2 {
+			continue
+		}
+		if t.ID == s.ID {
+			return true
+		}
+		if t.Kind == murphi.TUnion {
+			for _, m := range t.Union {
+				if m.ID == s.ID {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // quantValues lists the values of a ruleset quantifier, which must be constant.

@@ -148,12 +148,19 @@ type Property struct {
 	Cond  boolFn
 	Pre   []stmtFn // alias bindings
 	Index int      // 1-based number among properties of its kind
+	// PerElement marks an instance of a property inside a ruleset over a
+	// scalarset: alone it is not invariant under symmetry (only the set of
+	// its instances is), so engines that reduce by symmetry must treat the
+	// instances from one declaration together.
+	PerElement bool
 }
 
-// CoverStmt is a cover statement inside a rule or procedure.
+// CoverStmt is a cover statement inside a rule or procedure (one per rule
+// instance; instances of one statement share Pos).
 type CoverStmt struct {
-	Name string
-	Pos  murphi.Pos
+	Name       string
+	Pos        murphi.Pos
+	PerElement bool
 }
 
 // MaxFrame returns the largest frame (slots of locals and temporaries) of

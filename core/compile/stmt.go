@@ -413,7 +413,7 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 			if name == "" {
 				name = murphi.ExprString(s.Cond)
 			}
-			c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos()})
+			c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos(), PerElement: c.perElement && c.fn == nil})
 			return func(mc *Machine) bool {
 				if cond(mc) {
 					mc.CoverHits[k]++

@@ -105,6 +105,8 @@ type Result struct {
 	Covers      []CoverCount
 	DiskWritten int64
 	DiskRead    int64
+	// Notes are things the user should know about how the run was done.
+	Notes []string
 }
 
 // CoverCount reports how often a cover property held.

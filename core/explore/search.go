@@ -70,10 +70,21 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	if s.opts.ProgressEvery <= 0 {
 		s.opts.ProgressEvery = 100 * time.Millisecond
 	}
+	if opts.Symmetry != SymmetryOff {
+		for _, p := range m.Liveness {
+			if p.PerElement {
+				// A liveness property per scalarset element is not
+				// preserved by the quotient graph: explore the full one.
+				s.opts.Symmetry = SymmetryOff
+				s.res.Notes = append(s.res.Notes, fmt.Sprintf("symmetry reduction was turned off: liveness property %q depends on a scalarset ruleset parameter, and the reduced graph does not preserve it", p.Name))
+				break
+			}
+		}
+	}
 	s.b = budget.New(opts.MemoryBytes)
 	s.mc = m.NewMachine()
 	s.up = m.NewUnpacker()
-	s.canon = newCanonicalizer(m, opts.Symmetry)
+	s.canon = newCanonicalizer(m, s.opts.Symmetry)
 	var err error
 	s.table, err = store.NewExact(m.StateBytes, s.b, state.Hash)
 	if err != nil {
@@ -367,17 +378,34 @@ func (s *searcher) finish() *Result {
 		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.mc.CoverHits[i]})
 	}
 	if complete && len(r.Violations) < s.maxErrors {
+		// Under symmetry reduction only canonical states and transitions
+		// are seen: an instance of a per-element cover counts as hit when
+		// any instance of the same declaration is (the reachable graph
+		// maps one onto the other).
+		reduced := s.opts.Symmetry != SymmetryOff
+		hitAt := map[murphi.Pos]bool{}
 		for i, c := range s.m.Covers {
-			if s.covers[i] == 0 && len(r.Violations) < s.maxErrors {
-				r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: c.Name, Pos: c.Pos,
-					Msg: fmt.Sprintf("cover %q is never satisfied", c.Name)})
+			if c.PerElement && s.covers[i] > 0 {
+				hitAt[c.Pos] = true
 			}
 		}
 		for i, c := range s.m.CoverStmts {
-			if s.mc.CoverHits[i] == 0 && len(r.Violations) < s.maxErrors {
-				r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: c.Name, Pos: c.Pos,
-					Msg: fmt.Sprintf("cover %q is never satisfied", c.Name)})
+			if c.PerElement && s.mc.CoverHits[i] > 0 {
+				hitAt[c.Pos] = true
 			}
+		}
+		miss := func(name string, pos murphi.Pos, n int64, perElement bool) {
+			if n > 0 || (reduced && perElement && hitAt[pos]) || len(r.Violations) >= s.maxErrors {
+				return
+			}
+			r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: name, Pos: pos,
+				Msg: fmt.Sprintf("cover %q is never satisfied", name)})
+		}
+		for i, c := range s.m.Covers {
+			miss(c.Name, c.Pos, s.covers[i], c.PerElement)
+		}
+		for i, c := range s.m.CoverStmts {
+			miss(c.Name, c.Pos, s.mc.CoverHits[i], c.PerElement)
 		}
 	}
 	if complete && s.liveness != nil && len(r.Violations) < s.maxErrors {

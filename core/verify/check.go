@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -208,6 +209,12 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	}
 	for _, v := range r.Violations {
 		res.Violations = append(res.Violations, violationOf(m, v))
+	}
+	for _, n := range r.Notes {
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{File: m.File.Name, Severity: "warning", Message: n})
+		if strings.Contains(n, "symmetry reduction was turned off") {
+			res.Symmetry = "off"
+		}
 	}
 	if len(res.Violations) > 0 {
 		res.Violation = &res.Violations[0]
