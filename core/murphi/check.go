@@ -23,9 +23,12 @@ type Info struct {
 	Types map[Expr]TypeAndValue
 	// Calls maps each call to the called procedure or function.
 	Calls map[*CallExpr]*ProcDecl
-	// Writes records, per procedure or function, whether it (transitively)
-	// assigns to global state.
+	// WritesGlobal records, per procedure or function, whether it
+	// (transitively) assigns to global state.
 	WritesGlobal map[*ProcDecl]bool
+	// WritesParam holds the var parameters a procedure or function
+	// (transitively) assigns through.
+	WritesParam map[*Object]bool
 }
 
 // Checked is a type-checked model, ready for core/compile.
@@ -80,6 +83,7 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			Types:        make(map[Expr]TypeAndValue),
 			Calls:        make(map[*CallExpr]*ProcDecl),
 			WritesGlobal: make(map[*ProcDecl]bool),
+			WritesParam:  make(map[*Object]bool),
 		},
 		ordinal: 1,
 	}

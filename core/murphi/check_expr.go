@@ -473,6 +473,9 @@ func (c *Checker) call(x *CallExpr, asStmt bool) TypeAndValue {
 		c.r.errorf(x.Lparen, "%s %s takes %d argument(s), not %d", procKind(d), d.Name.Name, len(params), len(x.Args))
 	}
 	writesGlobal := c.info.WritesGlobal[d]
+	if writesGlobal && c.writes != nil {
+		*c.writes = true
+	}
 	for i, a := range x.Args {
 		tv := c.argExpr(a)
 		if i >= len(params) || tv.Type == InvalidType {
@@ -494,24 +497,15 @@ func (c *Checker) call(x *CallExpr, asStmt bool) TypeAndValue {
 				c.r.errorf(a.Pos(), "argument %d of %s has type %s, but var parameter %s needs exactly %s", i+1, d.Name.Name, tv.Type, p.Name, p.Type)
 				continue
 			}
-			if tv.Global {
-				if c.writes != nil {
-					*c.writes = true
-				}
-				writesGlobal = writesGlobal || paramWritten(d, p)
-			} else if root := rootObj(a); root != nil && root.Kind == ObjParam && root.VarParam {
-				// passing our own var parameter on: conservatively a write
-				// to it if the callee writes its parameter.
-				if paramWritten(d, p) && c.writes != nil && c.fn != nil {
-					*c.writes = *c.writes || true
-				}
+			if c.info.WritesParam[p] {
+				// The callee writes through this parameter: a write to the
+				// argument's variable.
+				c.noteWrite(a, tv)
+				writesGlobal = writesGlobal || tv.Global
 			}
 		} else if !compatible(p.Type, tv.Type) {
 			c.r.errorf(a.Pos(), "argument %d of %s has type %s, not compatible with parameter %s of type %s", i+1, d.Name.Name, tv.Type, p.Name, p.Type)
 		}
-	}
-	if writesGlobal && c.writes != nil {
-		*c.writes = true
 	}
 	if c.sideEffect != "" && writesGlobal {
 		c.r.errorf(x.Func.Pos(), "%s %s changes the state, so it cannot be called in %s", procKind(d), d.Name.Name, c.sideEffect)
@@ -523,39 +517,6 @@ func (c *Checker) call(x *CallExpr, asStmt bool) TypeAndValue {
 		return invalid
 	}
 	return TypeAndValue{Type: obj.Type}
-}
-
-// paramWritten reports whether d may assign to its parameter p; without a
-// precise per-parameter analysis, any var parameter of a function that
-// assigns through var parameters counts.
-func paramWritten(d *ProcDecl, p *Object) bool {
-	written := false
-	Inspect(d, func(n Node) bool {
-		var target Expr
-		switch s := n.(type) {
-		case *AssignStmt:
-			target = s.Lhs
-		case *ClearStmt:
-			target = s.X
-		case *UndefineStmt:
-			target = s.X
-		case *MultisetAddStmt:
-			target = s.Multiset
-		case *MultisetRemoveStmt:
-			target = s.Multiset
-		case *MultisetRemovePredStmt:
-			target = s.Multiset
-		case *CallStmt:
-			return true
-		}
-		if target != nil {
-			if r := rootObj(target); r == p || (r != nil && r.Kind == ObjAlias) {
-				written = true
-			}
-		}
-		return !written
-	})
-	return written
 }
 
 // argExpr checks an actual argument, which may be 'undefined' (CMurphi).

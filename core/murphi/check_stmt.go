@@ -37,10 +37,36 @@ func (c *Checker) target(x Expr, what string) TypeAndValue {
 		c.r.errorf(x.Pos(), "cannot %s %s: it is not a variable", what, exprString(x))
 		return invalid
 	}
-	if tv.Global && c.writes != nil {
-		*c.writes = true
-	}
+	c.noteWrite(x, tv)
 	return tv
+}
+
+// noteWrite records that designator x (checked as tv) is written: a write to
+// the state marks the enclosing function as changing it, and a write
+// through one of its var parameters marks that parameter, so that callers
+// passing a state variable there change the state too.
+func (c *Checker) noteWrite(x Expr, tv TypeAndValue) {
+	if tv.Global {
+		if c.writes != nil {
+			*c.writes = true
+		}
+		return
+	}
+	if root := resolvedRoot(x); root != nil && root.Kind == ObjParam && root.VarParam {
+		c.info.WritesParam[root] = true
+	}
+}
+
+// resolvedRoot is rootObj, following aliases to what they name.
+func resolvedRoot(x Expr) *Object {
+	for i := 0; i < 100; i++ {
+		o := rootObj(x)
+		if o == nil || o.Kind != ObjAlias || o.AliasOf == nil {
+			return o
+		}
+		x = o.AliasOf
+	}
+	return nil
 }
 
 func (c *Checker) stmt(s Stmt) {
