@@ -161,33 +161,9 @@ func (c *compiler) arg(p *proc, prm procParam, a murphi.Expr) argFn {
 	text := fmt.Sprintf("parameter %s of %s", prm.obj.Name, p.name)
 	if !pt.IsSimple() {
 		src := c.aggregate(a)
-		n := prm.size
-		dl, sl := leafTypes(pt, nil), leafTypes(src.typ, nil)
-		type chk struct {
-			i int
-			f func(int64)
-		}
-		var checks []chk
-		for i := range dl {
-			if dl[i] == nil || sl[i] == nil {
-				continue
-			}
-			if f := c.storeCheck(dl[i], sl[i], ErrRangeParam, text, a.Pos()); f != nil {
-				checks = append(checks, chk{i, f})
-			}
-		}
+		cp := c.copier(pt, src.typ, ErrRangeParam, text, a.Pos())
 		sa := src.addr()
-		undef := c.undef
-		return func(mc *Machine, base int) {
-			s := sa(mc)
-			d := base + off
-			copy(mc.mem[d:d+n], mc.mem[s:s+n])
-			for _, k := range checks {
-				if v := mc.mem[d+k.i]; v != undef {
-					k.f(v)
-				}
-			}
-		}
+		return func(mc *Machine, base int) { cp(mc, base+off, sa(mc)) }
 	}
 	check := c.storeCheck(pt, tv.Type, ErrRangeParam, text, a.Pos())
 	if tv.Addressable {

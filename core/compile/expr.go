@@ -7,6 +7,7 @@ package compile
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -546,71 +547,62 @@ func (c *compiler) condBinary(x *murphi.BinaryExpr) boolFn {
 		a, b := c.cond(x.X), c.cond(x.Y)
 		return func(mc *Machine) bool { return !a(mc) || b(mc) }
 	case murphi.EQL, murphi.NEQ:
-		neg := x.Op == murphi.NEQ
-		lt := c.info.Types[x.X].Type
-		if !lt.IsSimple() {
-			return c.aggregateEq(x, neg)
+		if !c.info.Types[x.X].Type.IsSimple() {
+			return c.aggregateEq(x, x.Op == murphi.NEQ)
 		}
-		return c.compare(x, func(a, b int64) bool { return (a == b) != neg })
+		return c.compare(x)
 	case murphi.LSS, murphi.LEQ, murphi.GTR, murphi.GEQ:
-		ar := c.ar
-		switch x.Op {
-		case murphi.LSS:
-			if !ar.Unsigned {
-				return c.compare(x, func(a, b int64) bool { return a < b })
-			}
-			return c.compare(x, func(a, b int64) bool { return ar.Less(a, b) })
-		case murphi.LEQ:
-			if !ar.Unsigned {
-				return c.compare(x, func(a, b int64) bool { return a <= b })
-			}
-			return c.compare(x, func(a, b int64) bool { return !ar.Less(b, a) })
-		case murphi.GTR:
-			if !ar.Unsigned {
-				return c.compare(x, func(a, b int64) bool { return a > b })
-			}
-			return c.compare(x, func(a, b int64) bool { return ar.Less(b, a) })
-		default:
-			if !ar.Unsigned {
-				return c.compare(x, func(a, b int64) bool { return a >= b })
-			}
-			return c.compare(x, func(a, b int64) bool { return !ar.Less(a, b) })
-		}
+		return c.compare(x)
 	}
 	return nil
 }
 
-// compare compiles a scalar comparison, with fast paths for a state slot or
-// frame slot against a constant.
-func (c *compiler) compare(x *murphi.BinaryExpr, rel func(a, b int64) bool) boolFn {
+// compare compiles a scalar comparison, with fast paths for a fixed slot
+// or any value against a constant. Each closure switches on the operator
+// (a branch on a constant) rather than calling a comparison function.
+func (c *compiler) compare(x *murphi.BinaryExpr) boolFn {
+	op := x.Op
 	a, b := c.expr(x.X), c.expr(x.Y)
-	undef := c.undef
+	// Unsigned models order values as uint64: flipping the sign bit of both
+	// sides makes signed comparison agree (and leaves equality alone).
+	flip := int64(0)
+	if c.ar.Unsigned {
+		flip = math.MinInt64
+	}
 	if b.isConst {
-		if p, ok := c.directSlot(x.X); ok && p.kind == pAbs && x.Op == murphi.EQL {
-			k, want, text, pos := p.off, b.v, p.text, x.X.Pos()
+		want := b.v ^ flip
+		if p, ok := c.directSlot(x.X); ok && p.kind == pAbs {
+			k, text, pos, undef := p.off, p.text, x.X.Pos(), c.undef
 			return func(mc *Machine) bool {
 				v := mc.mem[k]
 				if v == undef {
 					undefinedRead(mc, k, text, pos)
 				}
-				return v == want
+				return relate(op, v^flip, want)
 			}
 		}
-		if p, ok := c.directSlot(x.X); ok && p.kind == pAbs && x.Op == murphi.NEQ {
-			k, want, text, pos := p.off, b.v, p.text, x.X.Pos()
-			return func(mc *Machine) bool {
-				v := mc.mem[k]
-				if v == undef {
-					undefinedRead(mc, k, text, pos)
-				}
-				return v != want
-			}
-		}
-		fa, k := a.f(), b.v
-		return func(mc *Machine) bool { return rel(fa(mc), k) }
+		fa := a.f()
+		return func(mc *Machine) bool { return relate(op, fa(mc)^flip, want) }
 	}
 	fa, fb := a.f(), b.f()
-	return func(mc *Machine) bool { return rel(fa(mc), fb(mc)) }
+	return func(mc *Machine) bool { return relate(op, fa(mc)^flip, fb(mc)^flip) }
+}
+
+// relate applies the comparison operator op.
+func relate(op murphi.Token, a, b int64) bool {
+	switch op {
+	case murphi.EQL:
+		return a == b
+	case murphi.NEQ:
+		return a != b
+	case murphi.LSS:
+		return a < b
+	case murphi.LEQ:
+		return a <= b
+	case murphi.GTR:
+		return a > b
+	}
+	return a >= b
 }
 
 // directSlot reports whether x is a designator with a fixed slot.
@@ -808,29 +800,40 @@ func (c *compiler) iterate(q *murphi.Quantifier, slot int) loopFn {
 }
 
 func (c *compiler) multisetCount(x *murphi.MultisetCountExpr) value {
-	pl := c.place(x.Multiset)
-	mt := pl.typ
-	entry := 1 + SlotSize(mt.Elem)
-	size := int(mt.Size)
+	loop := c.matchingEntries(x.Multiset, x.Var, x.Pred, nil)
+	return value{fn: func(mc *Machine) int64 { return int64(loop(mc)) }}
+}
+
+// matchingEntries compiles a loop over the present entries of multiset m
+// that satisfy pred (with v bound to the entry's index), calling act (if not
+// nil) with each such entry's first slot; the loop returns how many matched.
+func (c *compiler) matchingEntries(m murphi.Expr, v *murphi.Ident, pred murphi.Expr, act func(mc *Machine, entry int)) func(*Machine) int {
+	pl := c.place(m)
+	entry := 1 + SlotSize(pl.typ.Elem)
+	size := int(pl.typ.Size)
 	mark := c.frameTop
 	slot := c.alloc(1)
-	c.env[x.Var.Obj] = binding{kind: bFrame, off: slot}
-	pred := c.cond(x.Pred)
+	c.env[v.Obj] = binding{kind: bFrame, off: slot}
+	cond := c.cond(pred)
 	c.frameTop = mark
 	base := pl.addr()
 	undef := c.undef
-	return value{fn: func(mc *Machine) int64 {
+	return func(mc *Machine) int {
 		b := base(mc)
-		n := int64(0)
+		n := 0
 		for k := 0; k < size; k++ {
-			if mc.mem[b+k*entry] == undef {
+			e := b + k*entry
+			if mc.mem[e] == undef {
 				continue
 			}
 			mc.mem[mc.fp+slot] = int64(k)
-			if pred(mc) {
+			if cond(mc) {
 				n++
+				if act != nil {
+					act(mc, e)
+				}
 			}
 		}
 		return n
-	}}
+	}
 }

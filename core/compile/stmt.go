@@ -130,8 +130,17 @@ func leafTypes(t *murphi.Type, out []*murphi.Type) []*murphi.Type {
 // copyAggregate compiles dst := src for aggregates, with per-leaf range
 // checks where the types' leaves differ.
 func (c *compiler) copyAggregate(dst, src place, kind string, pos murphi.Pos) func(mc *Machine) {
-	n := SlotSize(dst.typ)
-	dl, sl := leafTypes(dst.typ, nil), leafTypes(src.typ, nil)
+	cp := c.copier(dst.typ, src.typ, kind, dst.text, pos)
+	da, sa := dst.addr(), src.addr()
+	return func(mc *Machine) { cp(mc, da(mc), sa(mc)) }
+}
+
+// copier compiles copying a value of type src from slot s to slot d (of type
+// dst): the slots are copied raw, undefined ones included, and each defined
+// leaf whose type differs is range-checked.
+func (c *compiler) copier(dst, src *murphi.Type, kind, text string, pos murphi.Pos) func(mc *Machine, d, s int) {
+	n := SlotSize(dst)
+	dl, sl := leafTypes(dst, nil), leafTypes(src, nil)
 	type chk struct {
 		i int
 		f func(int64)
@@ -141,14 +150,12 @@ func (c *compiler) copyAggregate(dst, src place, kind string, pos murphi.Pos) fu
 		if dl[i] == nil || sl[i] == nil {
 			continue
 		}
-		if f := c.storeCheck(dl[i], sl[i], kind, dst.text, pos); f != nil {
+		if f := c.storeCheck(dl[i], sl[i], kind, text, pos); f != nil {
 			checks = append(checks, chk{i, f})
 		}
 	}
-	da, sa := dst.addr(), src.addr()
 	undef := c.undef
-	return func(mc *Machine) {
-		s, d := sa(mc), da(mc)
+	return func(mc *Machine, d, s int) {
 		if s != d {
 			copy(mc.mem[d:d+n], mc.mem[s:s+n])
 		}
@@ -444,45 +451,33 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 		entry := 1 + SlotSize(pl.typ.Elem)
 		idx := c.expr(s.Index).f()
 		base := pl.addr()
-		undef := c.undef
+		clear := c.entryClearer(pl.typ)
 		return func(mc *Machine) bool {
-			b := base(mc) + int(idx(mc))*entry
-			for i := b; i < b+entry; i++ {
-				mc.mem[i] = undef
-			}
+			clear(mc, base(mc)+int(idx(mc))*entry)
 			return false
 		}
 	case *murphi.MultisetRemovePredStmt:
-		pl := c.place(s.Multiset)
-		entry := 1 + SlotSize(pl.typ.Elem)
-		size := int(pl.typ.Size)
-		mark := c.frameTop
-		slot := c.alloc(1)
-		c.env[s.Var.Obj] = binding{kind: bFrame, off: slot}
-		pred := c.cond(s.Pred)
-		c.frameTop = mark
-		base := pl.addr()
-		undef := c.undef
-		return func(mc *Machine) bool {
-			b := base(mc)
-			for k := 0; k < size; k++ {
-				e := b + k*entry
-				if mc.mem[e] == undef {
-					continue
-				}
-				mc.mem[mc.fp+slot] = int64(k)
-				if pred(mc) {
-					for i := e; i < e+entry; i++ {
-						mc.mem[i] = undef
-					}
-				}
-			}
-			return false
-		}
+		mt := c.info.Types[s.Multiset].Type
+		loop := c.matchingEntries(s.Multiset, s.Var, s.Pred, c.entryClearer(mt))
+		return func(mc *Machine) bool { loop(mc); return false }
 	case *murphi.BadStmt:
 		c.fail(s.Pos(), "internal: bad statement")
 	}
 	return nil
+}
+
+// entryClearer returns code removing the multiset entry at a slot: the
+// presence flag and the element become undefined (absent entries stay
+// all-undefined, which keeps the sorted form canonical).
+func (c *compiler) entryClearer(mt *murphi.Type) func(mc *Machine, entry int) {
+	n := 1 + SlotSize(mt.Elem)
+	undef := c.undef
+	return func(mc *Machine, e int) {
+		f := mc.mem[e : e+n]
+		for i := range f {
+			f[i] = undef
+		}
+	}
 }
 
 func (c *compiler) undefs(n int) []int64 {

@@ -90,14 +90,8 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 	out = &Checked{Model: m, Info: c.info}
 	c.out = out
 	defer func() {
-		if x := recover(); x != nil {
-			if _, ok := x.(bailout); !ok {
-				panic(x)
-			}
-		}
-		r.list.Sort()
-		errs = r.list
-		out.Diagnostics = r.list
+		errs = r.finish(recover())
+		out.Diagnostics = errs
 	}()
 	c.universe = newScope(nil)
 	c.declareUniverse()

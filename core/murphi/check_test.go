@@ -74,3 +74,20 @@ func TestDiagnostics(t *testing.T) {
 		}
 	}
 }
+
+// TestTooManyErrors: a run stops after MaxErrors errors, without panicking.
+func TestTooManyErrors(t *testing.T) {
+	src := "var x: 0..3;\nrule begin\n" + strings.Repeat("x := true;\n", 3*MaxErrors) + "end;\n"
+	m, errs := ParseFile("t.m", []byte(src))
+	if errs.HasErrors() {
+		t.Fatalf("parse: %v", errs)
+	}
+	_, errs = Check(m)
+	if n := len(errs.Errors()); n != MaxErrors {
+		t.Fatalf("%d errors, want %d", n, MaxErrors)
+	}
+	bad := strings.Repeat("@ ", 3*MaxErrors)
+	if _, errs := ParseFile("t.m", []byte(bad)); len(errs.Errors()) != MaxErrors {
+		t.Fatalf("parse: %d errors, want %d", len(errs.Errors()), MaxErrors)
+	}
+}

@@ -118,6 +118,19 @@ type reporter struct {
 // bailout is the private panic value used to stop after too many errors.
 type bailout struct{}
 
+// finish ends a stage: x is what the stage's deferred recover returned (a
+// bailout after too many errors is expected; anything else is a bug and
+// keeps panicking). It returns the diagnostics sorted by position.
+func (r *reporter) finish(x any) ErrorList {
+	if x != nil {
+		if _, ok := x.(bailout); !ok {
+			panic(x)
+		}
+	}
+	r.list.Sort()
+	return r.list
+}
+
 func (r *reporter) errorf(p Pos, format string, args ...any) *Error {
 	return r.add(p, SevError, fmt.Sprintf(format, args...))
 }

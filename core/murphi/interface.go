@@ -9,15 +9,7 @@ func ParseFile(filename string, src []byte) (m *Model, errs ErrorList) {
 	f := NewFile(filename, src)
 	r := &reporter{file: f, max: MaxErrors}
 	m = &Model{File: f}
-	defer func() {
-		if x := recover(); x != nil {
-			if _, ok := x.(bailout); !ok {
-				panic(x)
-			}
-		}
-		r.list.Sort()
-		errs = r.list
-	}()
+	defer func() { errs = r.finish(recover()) }()
 	items := scanAll(src, r)
 	var p parser
 	p.init(items, r)

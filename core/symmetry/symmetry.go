@@ -451,20 +451,26 @@ func (r *Reducer) labelByColour(t int) {
 	for e := 0; e < n; e++ {
 		idx = append(idx, e)
 	}
-	col := r.color[t]
-	for i := 1; i < len(idx); i++ { // stable insertion sort by colour
-		e := idx[i]
-		j := i
-		for j > 0 && col[idx[j-1]] > col[e] {
-			idx[j] = idx[j-1]
-			j--
-		}
-		idx[j] = e
-	}
+	sortByColour(idx, r.color[t])
 	for label, e := range idx {
 		r.perm[t][e] = label
 	}
 	r.order = idx
+}
+
+// sortByColour orders elements by colour, keeping their order within a
+// colour: an insertion sort, since element counts are small and it
+// allocates nothing.
+func sortByColour(elems []int, col []int32) {
+	for i := 1; i < len(elems); i++ {
+		e := elems[i]
+		j := i
+		for j > 0 && col[elems[j-1]] > col[e] {
+			elems[j] = elems[j-1]
+			j--
+		}
+		elems[j] = e
+	}
 }
 
 // apply writes into dst the state s with every permuted type's elements
@@ -506,15 +512,7 @@ func (r *Reducer) buildClasses(s []int64) {
 		for e := 0; e < n; e++ {
 			elems[e] = e
 		}
-		for i := 1; i < n; i++ { // stable insertion sort by colour
-			e := elems[i]
-			j := i
-			for j > 0 && col[elems[j-1]] > col[e] {
-				elems[j] = elems[j-1]
-				j--
-			}
-			elems[j] = e
-		}
+		sortByColour(elems, col)
 		r.classes[t] = r.classes[t][:0]
 		for lo := 0; lo < n; {
 			hi := lo + 1
