@@ -164,38 +164,25 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	buf := s.rec[:s.m.StateBytes]
 	s.m.Pack(slots, buf)
 	h := state.Hash(buf)
-	found, at := s.table.Find(buf, h)
-	if idx := found; idx >= 0 {
-		if s.liveness != nil && parent >= 0 {
-			if err := s.liveness.add(parent, idx); err != nil {
-				s.incomplete(err)
-				return true
-			}
-		}
+	old, at := s.table.Find(buf, h)
+	if old >= 0 {
+		return s.logEdge(parent, old)
+	}
+	// Rumur's order: a state violating an assumption is discarded silently;
+	// one violating an invariant is reported and not stored.
+	if p, rerr := s.firstFalse(s.m.Assumes, slots); rerr != nil {
+		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+		return s.stop
+	} else if p != nil {
 		return false
 	}
-	for _, p := range s.m.Assumes {
-		ok, rerr := s.mc.Eval(p, slots)
-		if rerr != nil {
-			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
-		}
-		if !ok {
-			return false
-		}
-	}
-	for _, p := range s.m.Invariants {
-		ok, rerr := s.mc.Eval(p, slots)
-		if rerr != nil {
-			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
-		}
-		if !ok {
-			v := &Violation{Kind: "invariant", Name: p.Name, Pos: p.Pos,
-				Msg: fmt.Sprintf("invariant %q failed", p.Name)}
-			s.violation(v, parent, int32(rule), slots)
-			return s.stop
-		}
+	if p, rerr := s.firstFalse(s.m.Invariants, slots); rerr != nil {
+		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+		return s.stop
+	} else if p != nil {
+		s.violation(&Violation{Kind: "invariant", Name: p.Name, Pos: p.Pos,
+			Msg: fmt.Sprintf("invariant %q failed", p.Name)}, parent, int32(rule), slots)
+		return s.stop
 	}
 	idx, err := s.table.InsertAt(at, buf, h)
 	if err != nil {
@@ -214,11 +201,8 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 		s.incomplete(err)
 		return true
 	}
-	if s.liveness != nil && parent >= 0 {
-		if err := s.liveness.add(parent, idx); err != nil {
-			s.incomplete(err)
-			return true
-		}
+	if s.logEdge(parent, idx) {
+		return true
 	}
 	for i, c := range s.m.Covers {
 		ok, rerr := s.mc.Eval(c, slots)
@@ -245,6 +229,34 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	}
 	s.nextLevel++
 	return false
+}
+
+// logEdge records the transition parent -> idx when liveness needs the
+// graph; it reports whether the search must stop (no memory for it).
+func (s *searcher) logEdge(parent, idx int64) bool {
+	if s.liveness == nil || parent < 0 {
+		return false
+	}
+	if err := s.liveness.add(parent, idx); err != nil {
+		s.incomplete(err)
+		return true
+	}
+	return false
+}
+
+// firstFalse returns the first of props that does not hold in slots, or
+// the run-time error evaluating one raised.
+func (s *searcher) firstFalse(props []*compile.Property, slots []int64) (*compile.Property, *compile.RuntimeError) {
+	for _, p := range props {
+		ok, rerr := s.mc.Eval(p, slots)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !ok {
+			return p, nil
+		}
+	}
+	return nil, nil
 }
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {

@@ -160,18 +160,10 @@ func (w *worker) check(m protocol.Message) {
 		if int64(h) > hard {
 			cancel(errHeapExceeded)
 		}
-		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &protocol.Progress{
-			Seconds:      p.Seconds,
-			States:       p.States,
-			RulesFired:   p.RulesFired,
-			Level:        p.Level,
-			QueueMemory:  p.QueueMemory,
-			QueueDisk:    p.QueueDisk,
-			MemoryBytes:  p.MemoryBytes,
-			BytesWritten: p.BytesWritten,
-			BytesRead:    p.BytesRead,
-			StatesPerSec: p.StatesPerSec,
-		}})
+		var pp protocol.Progress
+		if err := convert(p, &pp); err == nil {
+			w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &pp})
+		}
 	}
 	var res *verify.Result
 	if err := safely(func() { res = verify.Check(ctx, m.Filename, []byte(m.Source), opts) }); err != nil {
