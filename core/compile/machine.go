@@ -262,11 +262,7 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				continue
 			}
 		} else {
-			mc.enter(rule.Frame, rule.Init)
-			for _, s := range rule.Prelude {
-				s(mc)
-			}
-			rule.body(mc)
+			mc.runBody(rule)
 		}
 		if !emit(r, state) {
 			break
@@ -291,12 +287,18 @@ func (mc *Machine) bodySafe(rule *Rule) (fired bool) {
 			fired = false
 		}
 	}()
+	mc.runBody(rule)
+	return true
+}
+
+// runBody runs a rule instance's body on the working state, in a fresh
+// frame with its alias bindings evaluated first.
+func (mc *Machine) runBody(rule *Rule) {
 	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
 		s(mc)
 	}
-	runBody(mc, rule.Body)
-	return true
+	rule.body(mc)
 }
 
 // guard evaluates a rule instance's guard on the working state.
@@ -332,11 +334,7 @@ func (mc *Machine) Fire(cur []int64, r int) (fired bool, err *RuntimeError) {
 	if !mc.guard(rule) {
 		return false, nil
 	}
-	mc.enter(rule.Frame, rule.Init)
-	for _, s := range rule.Prelude {
-		s(mc)
-	}
-	runBody(mc, rule.Body)
+	mc.runBody(rule)
 	return true, nil
 }
 
