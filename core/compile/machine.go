@@ -203,9 +203,11 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			errRule = r
 		}
 	}()
+	// The working state is mc.mem[:n]. Compiled code may grow the stack and
+	// so move mc.mem (a deep call in a guard or body), so the slice is taken
+	// afresh after every call into compiled code, never held across one.
 	n := mc.base
-	state := mc.mem[:n]
-	copy(state, cur)
+	copy(mc.mem[:n], cur)
 	minPrio := int64(0)
 	if m.HasPriorities {
 		// Only enabled rules of the lowest priority value fire (CMurphi).
@@ -234,13 +236,13 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			}
 		} else {
 			if dirty {
-				copy(state, cur)
+				copy(mc.mem[:n], cur)
 				dirty = false
 			}
 			if rule.hasQuick {
 				// An undefined slot falls through to the full guard,
 				// which reports the read.
-				if v := state[rule.quickSlot]; v != rule.quickVal && v != mc.undef {
+				if v := mc.mem[rule.quickSlot]; v != rule.quickVal && v != mc.undef {
 					continue
 				}
 			}
@@ -254,7 +256,7 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			enabled++
 		}
 		if dirty {
-			copy(state, cur)
+			copy(mc.mem[:n], cur)
 		}
 		dirty = true
 		if m.hasAssume {
@@ -264,12 +266,9 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 		} else {
 			mc.runBody(rule)
 		}
-		if !emit(r, state) {
+		if !emit(r, mc.mem[:n]) {
 			break
 		}
-		// emit may have run other code on this Machine; the stack may
-		// have been reallocated.
-		state = mc.mem[:n]
 	}
 	if dirty {
 		copy(mc.mem[:n], cur)
