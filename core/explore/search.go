@@ -41,6 +41,7 @@ type searcher struct {
 	curIdx  int64
 	depth   int // depth of the state being expanded
 	changed bool
+	fired   int // successors of the state being expanded
 	emit    compile.Emit
 
 	res       *Result
@@ -261,6 +262,7 @@ func (s *searcher) firstFalse(props []*compile.Property, slots []int64) (*compil
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 	s.res.RulesFired++
+	s.fired++
 	if !s.changed {
 		for i, v := range succ {
 			if v != s.cur[i] {
@@ -304,12 +306,11 @@ func (s *searcher) loop() {
 			continue
 		}
 		s.changed = false
+		s.fired = 0
 		from := 0
 		hadError := false
-		enabled := 0
 		for {
-			n, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-			enabled += n
+			_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
 			if s.stop {
 				return
 			}
@@ -326,7 +327,9 @@ func (s *searcher) loop() {
 		if hadError || s.opts.Deadlock == DeadlockOff {
 			continue
 		}
-		if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
+		// Stuck: no rule fired. A rule whose body failed an assume
+		// statement leads nowhere (Rumur counts it so too).
+		if (s.opts.Deadlock == DeadlockStuck && s.fired == 0) ||
 			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
 			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curIdx, -1, nil)
 		}
