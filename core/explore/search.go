@@ -308,7 +308,6 @@ func (s *searcher) loop() {
 		s.changed = false
 		s.fired = 0
 		from := 0
-		hadError := false
 		for {
 			_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
 			if s.stop {
@@ -317,16 +316,17 @@ func (s *searcher) loop() {
 			if rerr == nil {
 				break
 			}
-			hadError = true
 			s.violation(runtimeViolation(rerr), s.curIdx, int32(errRule), nil)
 			if s.stop {
 				return
 			}
 			from = errRule + 1
 		}
-		if hadError || s.opts.Deadlock == DeadlockOff {
+		if s.opts.Deadlock == DeadlockOff {
 			continue
 		}
+		// A rule that failed leads nowhere, so the state may still be
+		// deadlocked (Rumur reports both when it keeps going after errors).
 		// Stuck: no rule fired. A rule whose body failed an assume
 		// statement leads nowhere (Rumur counts it so too).
 		if (s.opts.Deadlock == DeadlockStuck && s.fired == 0) ||
