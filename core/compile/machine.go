@@ -250,6 +250,10 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				if rule.Guard != nil && !rule.Guard(mc) {
 					continue
 				}
+			} else if m.hasAssume {
+				if !mc.guardSafe(rule) {
+					continue
+				}
 			} else if !mc.guard(rule) {
 				continue
 			}
@@ -274,6 +278,21 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 		copy(mc.mem[:n], cur)
 	}
 	return enabled, nil, -1
+}
+
+// guardSafe evaluates a guard that may call a function with an assume
+// statement: if one fails the rule is not enabled, and the other rules go
+// on (Rumur: the guard returns without an error).
+func (mc *Machine) guardSafe(rule *Rule) (ok bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, isAssume := x.(assumeAbort); !isAssume {
+				panic(x)
+			}
+			ok = false
+		}
+	}()
+	return mc.guard(rule)
 }
 
 // bodySafe runs a rule body, reporting false if an assume statement failed.
