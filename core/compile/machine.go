@@ -86,6 +86,9 @@ type Machine struct {
 	StepLimit int64
 	steps     int64
 	depth     int
+	// prioBodies: the last Expand of a model with priorities was firing
+	// bodies (not running guards) when it stopped.
+	prioBodies bool
 }
 
 // NewMachine returns a Machine for m.
@@ -210,18 +213,32 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 	copy(mc.mem[:n], cur)
 	minPrio := int64(0)
 	if m.HasPriorities {
-		// Only enabled rules of the lowest priority value fire (CMurphi).
+		// Only enabled rules of the lowest priority value fire (CMurphi),
+		// so every guard runs first, and a failing guard is reported
+		// before any body fires (as CMurphi, which stops there). Resuming
+		// after a guard's error (from = its index + 1) reports the next
+		// failing guard, if any, and then fires every body from the
+		// first; resuming after a body's error fires the bodies after it.
+		// A guard that failed leaves its rule disabled.
+		resumeBodies := from > 0 && mc.prioBodies
+		mc.prioBodies = false
 		first := true
-		for r = 0; r < len(m.Rules); r++ {
-			ok := mc.guard(m.Rules[r])
-			mc.enabled[r] = ok
+		for g := 0; g < len(m.Rules); g++ {
+			ok, gerr := mc.guardCaught(m.Rules[g])
+			if gerr != nil && !resumeBodies && g >= from {
+				return enabled, gerr, g
+			}
+			mc.enabled[g] = ok
 			if ok {
-				if p := m.Rules[r].Priority; first || p < minPrio {
+				if p := m.Rules[g].Priority; first || p < minPrio {
 					minPrio, first = p, false
 				}
 			}
 		}
-		r = from
+		if !resumeBodies {
+			r = 0
+		}
+		mc.prioBodies = true
 	}
 	dirty := false
 	for ; r < len(m.Rules); r++ {
@@ -293,6 +310,18 @@ func (mc *Machine) guardSafe(rule *Rule) (ok bool) {
 		}
 	}()
 	return mc.guard(rule)
+}
+
+// guardCaught evaluates a guard, returning its run-time error (a failed
+// assume statement leaves the rule disabled, without an error).
+func (mc *Machine) guardCaught(rule *Rule) (ok bool, err *RuntimeError) {
+	defer func() {
+		if x := recover(); x != nil {
+			err, _ = catch(x)
+			ok = false
+		}
+	}()
+	return mc.guard(rule), nil
 }
 
 // bodySafe runs a rule body, reporting false if an assume statement failed.
