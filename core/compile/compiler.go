@@ -52,10 +52,10 @@ type compiler struct {
 	frameTop, frameMax           int
 	locals                       span  // slots of the unit's local variables
 	nCalls                       int   // calls compiled so far
-	perElement                   bool  // compiling a per-element rule instance
 	fn                           *proc // function being compiled, nil in rules
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
+	coverStmt                    map[murphi.Pos]int // index in CoverStmts
 }
 
 // bail is the private panic used to stop compiling at the first error.
@@ -69,6 +69,8 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		ar:    murphi.Arith{Unsigned: ck.Unsigned},
 		env:   make(map[*murphi.Object]binding),
 		procs: make(map[*murphi.ProcDecl]*proc),
+
+		coverStmt: make(map[murphi.Pos]int),
 	}
 	c.undef = math.MinInt64
 	if ck.Unsigned {
@@ -99,8 +101,20 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		c.m.StateBytes = 1 // a model without variables still has one (empty) state
 	}
 	murphi.Inspect(ck.Model, func(n murphi.Node) bool {
-		if s, ok := n.(*murphi.PropertyStmt); ok && s.Kind == murphi.ASSUME {
-			c.m.hasAssume = true
+		if s, ok := n.(*murphi.PropertyStmt); ok {
+			switch s.Kind {
+			case murphi.ASSUME:
+				c.m.hasAssume = true
+			case murphi.COVER:
+				// Every cover statement has a counter, even one in a
+				// procedure nothing calls: it is never satisfied.
+				name := s.Msg
+				if name == "" {
+					name = murphi.ExprString(s.Cond)
+				}
+				c.coverStmt[s.Pos()] = len(c.m.CoverStmts)
+				c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos()})
+			}
 		}
 		return true
 	})
@@ -184,7 +198,6 @@ func (c *compiler) instanceName(base string, pos murphi.Pos, ctx *ruleCtx) strin
 func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 	switch d := d.(type) {
 	case *murphi.SimpleRule:
-		c.perElement = ctx.perElement
 		if len(c.m.Rules) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d rule instances", MaxRuleInstances)
 		}
@@ -225,7 +238,6 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		s.Frame = c.endUnit()
 		c.m.Starts = append(c.m.Starts, s)
 	case *murphi.PropertyRule:
-		c.perElement = ctx.perElement
 		if len(c.m.Invariants)+len(c.m.Assumes)+len(c.m.Covers)+len(c.m.Liveness) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d properties", MaxRuleInstances)
 		}
@@ -256,6 +268,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		if p.Name == "" {
 			p.Name = fmt.Sprintf("%s %d", p.Kind, p.Index)
 		}
+		p.DeclName = p.Name
 		if len(ctx.params) > 0 {
 			p.Name = c.instanceName(p.Name, d.Pos(), ctx)
 		}

@@ -415,12 +415,7 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 				return false
 			}
 		case murphi.COVER:
-			k := len(c.m.CoverStmts)
-			name := s.Msg
-			if name == "" {
-				name = murphi.ExprString(s.Cond)
-			}
-			c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos(), PerElement: c.perElement && c.fn == nil})
+			k := c.coverStmt[s.Pos()]
 			return func(mc *Machine) bool {
 				if cond(mc) {
 					mc.CoverHits[k]++

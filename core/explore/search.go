@@ -386,41 +386,39 @@ func (s *searcher) finish() *Result {
 		r.DiskWritten, r.DiskRead = qs.BytesWritten, qs.BytesRead
 	}
 	complete := !s.stop && r.Verdict == Pass && r.Reason == ""
+	// A cover counts per declaration, summed over its instances, and per
+	// statement, over the rules that run it (Rumur keeps one counter per
+	// cover); it fails if it never held. Under symmetry reduction, too,
+	// such a sum is what the reduced graph preserves.
+	type cover struct {
+		name string
+		pos  murphi.Pos
+		n    int64
+	}
+	var covers []cover
+	decl := map[murphi.Pos]int{}
 	for i, c := range s.m.Covers {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.covers[i]})
+		k, ok := decl[c.Pos]
+		if !ok {
+			k = len(covers)
+			decl[c.Pos] = k
+			covers = append(covers, cover{name: c.DeclName, pos: c.Pos})
+		}
+		covers[k].n += s.covers[i]
 	}
 	for i, c := range s.m.CoverStmts {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.mc.CoverHits[i]})
+		covers = append(covers, cover{name: c.Name, pos: c.Pos, n: s.mc.CoverHits[i]})
 	}
-	if complete && len(r.Violations) < s.maxErrors {
-		// Under symmetry reduction only canonical states and transitions
-		// are seen: an instance of a per-element cover counts as hit when
-		// any instance of the same declaration is (the reachable graph
-		// maps one onto the other).
-		reduced := s.opts.Symmetry != SymmetryOff
-		hitAt := map[murphi.Pos]bool{}
-		for i, c := range s.m.Covers {
-			if c.PerElement && s.covers[i] > 0 {
-				hitAt[c.Pos] = true
+	for _, c := range covers {
+		r.Covers = append(r.Covers, CoverCount{Name: c.name, Count: c.n})
+	}
+	if complete {
+		for _, c := range covers {
+			if c.n > 0 || len(r.Violations) >= s.maxErrors {
+				continue
 			}
-		}
-		for i, c := range s.m.CoverStmts {
-			if c.PerElement && s.mc.CoverHits[i] > 0 {
-				hitAt[c.Pos] = true
-			}
-		}
-		miss := func(name string, pos murphi.Pos, n int64, perElement bool) {
-			if n > 0 || (reduced && perElement && hitAt[pos]) || len(r.Violations) >= s.maxErrors {
-				return
-			}
-			r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: name, Pos: pos,
-				Msg: fmt.Sprintf("cover %q is never satisfied", name)})
-		}
-		for i, c := range s.m.Covers {
-			miss(c.Name, c.Pos, s.covers[i], c.PerElement)
-		}
-		for i, c := range s.m.CoverStmts {
-			miss(c.Name, c.Pos, s.mc.CoverHits[i], c.PerElement)
+			r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: c.name, Pos: c.pos,
+				Msg: fmt.Sprintf("cover %q is never satisfied", c.name)})
 		}
 	}
 	if complete && s.liveness != nil && len(r.Violations) < s.maxErrors {
