@@ -119,6 +119,7 @@ type frameResult struct {
 }
 
 func (mc *machine) stmt(s murphi.Stmt) bool {
+	mc.work()
 	switch s := s.(type) {
 	case *murphi.AssignStmt:
 		mc.assign(s)

@@ -48,6 +48,9 @@ func (e *Error) Error() string { return e.Kind + ": " + e.Msg }
 // assumeFailed is the panic value of a failed assume statement.
 type assumeFailed struct{}
 
+// tooMuchWork is the panic value that ends a search over its work budget.
+type tooMuchWork struct{}
+
 // env binds the names of one activation (a rule instance, a procedure
 // call) to values: locations for variables, parameters and aliases of
 // designators; fresh values for everything else. Globals live in the state.
@@ -73,11 +76,22 @@ func (mc *machine) fail(kind string, pos murphi.Pos, format string, args ...any)
 	panic(&Error{Kind: kind, Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
-// step counts one loop iteration or call against the per-execution limit.
+// step counts one loop iteration or call against the per-execution limit
+// and the search's work budget.
 func (mc *machine) step(pos murphi.Pos) {
+	mc.work()
 	mc.steps++
 	if mc.steps > stepLimit {
 		mc.fail(ErrLoopLimit, pos, "more than %d loop iterations and calls", stepLimit)
+	}
+}
+
+// work counts one unit (a statement, an iteration, a call, an execution)
+// against the search's budget.
+func (mc *machine) work() {
+	mc.m.work++
+	if mc.m.work > mc.m.maxWork {
+		panic(tooMuchWork{})
 	}
 }
 

@@ -33,6 +33,10 @@ type Model struct {
 	HasPriorities bool
 
 	perms []perm // every permutation of the symmetric scalarsets
+
+	// work counts loop iterations and calls in the current search, which
+	// gives up (ErrTooBig) beyond maxWork.
+	work, maxWork int64
 }
 
 // Instance is one start state, rule or property with its enclosures.
@@ -62,7 +66,7 @@ type enclosure struct {
 // New prepares a checked model. It fails if the model has a feature the
 // reference does not interpret or expands to too many instances.
 func New(ck *murphi.Checked) (m *Model, err error) {
-	m = &Model{ck: ck, info: ck.Info, num: num{unsigned: ck.Unsigned}, globalIndex: map[*murphi.Object]int{}}
+	m = &Model{ck: ck, info: ck.Info, num: num{unsigned: ck.Unsigned}, globalIndex: map[*murphi.Object]int{}, maxWork: 1 << 62}
 	for i, g := range ck.Globals {
 		m.globals = append(m.globals, g)
 		m.globalIndex[g] = i
@@ -227,7 +231,9 @@ type outcome struct {
 
 // newMachine returns a machine for one execution over state.
 func (m *Model) newMachine(state []*Value, covers map[murphi.Pos]int64) *machine {
-	return &machine{m: m, num: m.num, state: state, env: env{}, covers: covers}
+	mc := &machine{m: m, num: m.num, state: state, env: env{}, covers: covers}
+	mc.work()
+	return mc
 }
 
 // run executes f, turning run-time errors and failed assume statements

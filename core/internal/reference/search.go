@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -22,10 +23,31 @@ type Options struct {
 	MaxErrors int    // stop after this many violations; 0 means 1
 	Bound     int    // do not expand states at this BFS depth; 0 = no bound
 	MaxStates int    // give up (ErrTooBig) beyond this many states; 0 = 100000
+	// MaxWork bounds the loop iterations and calls of a whole search
+	// (ErrTooBig beyond it); 0 = 50 million.
+	MaxWork int64
 	// PerRule keys each step of a Graph by its rule instance (meaningful
 	// only without symmetry: under symmetry a representative's instances
 	// are another representative's permuted ones).
 	PerRule bool
+}
+
+// budget starts a search's work budget.
+func (m *Model) budget(o Options) {
+	m.work, m.maxWork = 0, o.MaxWork
+	if m.maxWork <= 0 {
+		m.maxWork = 50_000_000
+	}
+}
+
+// overBudget recovers from a search that ran out of its work budget.
+func overBudget(err *error) {
+	if x := recover(); x != nil {
+		if _, ok := x.(tooMuchWork); !ok {
+			panic(x)
+		}
+		*err = ErrTooBig
+	}
 }
 
 func (o Options) maxStates() int {
@@ -155,7 +177,9 @@ type checker struct {
 // complete search then checks that every cover held somewhere and every
 // liveness property (from every state, some state satisfying it is
 // reachable).
-func (m *Model) Check(opts Options) (*Result, error) {
+func (m *Model) Check(opts Options) (res *Result, err error) {
+	m.budget(opts)
+	defer overBudget(&err)
 	c := &checker{m: m, opts: opts, sym: opts.Symmetry && m.Symmetric(), index: map[string]int{},
 		covers: map[murphi.Pos]int64{}, res: &Result{Covers: map[murphi.Pos]int64{}}, maxErrs: opts.MaxErrors}
 	if c.maxErrs <= 0 {
@@ -212,7 +236,7 @@ func (c *checker) startStates() {
 // admit handles a state reached at depth from state number parent (-1 for
 // a start state).
 func (c *checker) admit(st []*Value, parent, depth int) {
-	canon, text := c.m.Canonical(st, c.sym)
+	canon, text := c.m.canonical(st, c.sym, true)
 	if i, ok := c.index[text]; ok {
 		c.edge(parent, i)
 		return
@@ -475,13 +499,15 @@ func StepText(perRule bool, rule int, errKind, succ string) string {
 // that fire, ignoring MaxErrors and the bound, and records each state's
 // outcomes. States that violate an assumption or an invariant are nodes
 // but are not expanded (Locus and Rumur never store them).
-func (m *Model) Graph(opts Options) (*Graph, error) {
+func (m *Model) Graph(opts Options) (g *Graph, err error) {
+	m.budget(opts)
+	defer overBudget(&err)
 	sym := opts.Symmetry && m.Symmetric()
 	perRule := opts.PerRule && !sym
-	g := &Graph{Nodes: map[string]*Node{}}
+	g = &Graph{Nodes: map[string]*Node{}}
 	var queue [][]*Value
 	visit := func(st []*Value) string {
-		canon, text := m.Canonical(st, sym)
+		canon, text := m.canonical(st, sym, true)
 		if _, ok := g.Nodes[text]; !ok {
 			g.Nodes[text] = nil
 			queue = append(queue, canon)
@@ -505,7 +531,7 @@ func (m *Model) Graph(opts Options) (*Graph, error) {
 		}
 		cur := queue[0]
 		queue = queue[1:]
-		_, text := m.Canonical(cur, sym)
+		_, text := m.canonical(cur, sym, true)
 		node := m.node(cur, sym, perRule)
 		g.Nodes[text] = node.Node
 		for _, s := range node.succs {
@@ -548,7 +574,7 @@ func (m *Model) node(st []*Value, sym, perRule bool) *nodeWork {
 		if m.StateText(s.succ) != cur {
 			n.Changed = true
 		}
-		_, text := m.Canonical(s.succ, sym)
+		_, text := m.canonical(s.succ, sym, true)
 		n.Steps = append(n.Steps, StepText(perRule, s.rule, "", text))
 		n.succs = append(n.succs, s.succ)
 	}
@@ -562,19 +588,50 @@ type nodeWork struct {
 	succs [][]*Value
 }
 
-// checkSymmetric compares the outcomes at every image of st with st's.
+// checkSymmetric checks that every image of st under a permutation behaves
+// as st does, permuted: the same assumption and invariant outcomes, the
+// same errors, and as successors the images of st's successors (compared
+// as concrete states, so no canonical form is needed).
 func (m *Model) checkSymmetric(st []*Value, n *nodeWork) string {
-	want := n.Record()
+	props := n.Props
+	var errs []string
+	var succs [][]*Value
+	if props == "" {
+		for _, s := range m.successors(st, nil) {
+			if s.err != nil {
+				errs = append(errs, s.err.Kind)
+			} else {
+				succs = append(succs, s.succ)
+			}
+		}
+	}
 	for _, p := range m.perms {
-		img := make([]*Value, len(st))
-		for i, v := range st {
-			img[i] = p.apply(v)
+		img := p.applyState(st)
+		ip := m.node(img, false, false).Props
+		if ip != props {
+			return fmt.Sprintf("state %s: %q, its image %s: %q", m.StateText(st), props, m.StateText(img), ip)
 		}
-		for _, v := range img {
-			m.num.sortMultisets(v)
+		if props != "" {
+			continue
 		}
-		if got := m.node(img, true, false).Record(); got != want {
-			return fmt.Sprintf("state %s and its image %s differ:\n%s---\n%s", m.StateText(st), m.StateText(img), want, got)
+		var want, got, gotErrs []string
+		for _, s := range succs {
+			want = append(want, m.StateText(p.applyState(s)))
+		}
+		for _, s := range m.successors(img, nil) {
+			if s.err != nil {
+				gotErrs = append(gotErrs, s.err.Kind)
+			} else {
+				got = append(got, m.StateText(s.succ))
+			}
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		sort.Strings(errs)
+		sort.Strings(gotErrs)
+		if strings.Join(want, "\n") != strings.Join(got, "\n") || strings.Join(errs, " ") != strings.Join(gotErrs, " ") {
+			return fmt.Sprintf("state %s and its image %s step differently:\n  images of the steps: %v %v\n  steps of the image:  %v %v",
+				m.StateText(st), m.StateText(img), want, errs, got, gotErrs)
 		}
 	}
 	return ""

@@ -110,6 +110,15 @@ func (p perm) apply(v *Value) *Value {
 	return out
 }
 
+// applyState returns the image of a state under p.
+func (p perm) applyState(st []*Value) []*Value {
+	out := make([]*Value, len(st))
+	for i, v := range st {
+		out[i] = p.apply(v)
+	}
+	return out
+}
+
 // StateText prints a state: every variable as name=value, multisets in
 // sorted order.
 func (m *Model) StateText(state []*Value) string {
@@ -129,14 +138,23 @@ func (m *Model) StateText(state []*Value) string {
 // with symmetry, the image with the least text under every permutation;
 // in any case with multiset entries in the fixed order.
 func (m *Model) Canonical(state []*Value, symmetry bool) ([]*Value, string) {
+	return m.canonical(state, symmetry, false)
+}
+
+// canonical is Canonical, counting each image against the work budget of
+// the search running (about as costly as a statement) if count is set.
+func (m *Model) canonical(state []*Value, symmetry, count bool) ([]*Value, string) {
 	best := cloneState(state)
 	bestText := m.StateText(best)
 	if symmetry {
-		for _, p := range m.perms {
-			img := make([]*Value, len(state))
-			for i, v := range state {
-				img[i] = p.apply(v)
+		if count {
+			m.work += int64(len(m.perms))
+			if m.work > m.maxWork {
+				panic(tooMuchWork{})
 			}
+		}
+		for _, p := range m.perms {
+			img := p.applyState(state)
 			if t := m.StateText(img); t < bestText {
 				best, bestText = img, t
 			}
