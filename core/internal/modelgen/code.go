@@ -220,7 +220,7 @@ func (g *gen) call(t *typ, asStmt bool) string {
 			args = append(args, d)
 			continue
 		}
-		if p.t.simple() && g.chance(5) {
+		if p.t.simple() && g.undef && g.chance(10) {
 			args = append(args, "undefined")
 			continue
 		}
@@ -291,7 +291,7 @@ func (g *gen) stmt(depth int) {
 	case 16:
 		if d := g.writableDesignator(nil); d != "" {
 			kw := "clear"
-			if g.chance(50) {
+			if g.undef && g.chance(50) {
 				kw = "undefine"
 			}
 			g.line("%s %s;", kw, d)
@@ -341,6 +341,28 @@ func (g *gen) block(depth int) {
 	g.ind--
 }
 
+// progress changes a simple variable to another value of its type: a
+// toggle, a step through a range, another enum member. Rules that do this
+// give the model somewhere to go.
+func (g *gen) progress() {
+	var dt *typ
+	d := g.designatorT(func(u *typ) bool { return u.simple() && u.kind != kUnion }, true, &dt)
+	if d == "" {
+		return
+	}
+	switch dt.kind {
+	case kBool:
+		g.line("%s := !%s;", d, d)
+	case kRange:
+		n := dt.hi - dt.lo + 1
+		g.line("%s := (%s - %d + %d) %% %d + %d;", d, d, dt.lo, 1+g.n(n-1), n, dt.lo)
+	case kEnum:
+		g.line("%s := %s;", d, dt.members[g.n(len(dt.members))])
+	default:
+		g.line("%s := %s;", d, g.expr(dt, 1))
+	}
+}
+
 // assign writes a writable designator.
 func (g *gen) assign() {
 	var dt *typ
@@ -349,8 +371,12 @@ func (g *gen) assign() {
 		return
 	}
 	switch {
-	case g.chance(4):
+	case g.undef && g.chance(8):
 		g.line("%s := undefined;", d)
+	case dt.kind == kRange && g.chance(75):
+		g.line("%s := %s;", d, g.inRange(dt, 2))
+	case dt.kind == kBool && g.chance(30):
+		g.line("%s := !%s;", d, d)
 	case dt.simple():
 		g.line("%s := %s;", d, g.expr(dt, 2))
 	default:
@@ -655,11 +681,49 @@ func (g *gen) index(t *typ) string {
 		if g.chance(4) {
 			return fmt.Sprint(t.hi + 1)
 		}
-		if g.chance(50) {
-			return fmt.Sprint(t.lo + g.n(t.hi-t.lo+1))
+		if g.chance(85) {
+			return g.inRange(t, 1)
 		}
 	}
 	return g.expr(t, 0)
+}
+
+// inRange returns an integer expression whose value, when its operands are
+// defined, lies in the range t: most assignments and indices stay in range,
+// so that models run past their first state.
+func (g *gen) inRange(t *typ, depth int) string {
+	n := t.hi - t.lo + 1
+	exact := func() string {
+		var cands []string
+		for _, s := range g.scope {
+			if s.kind == sQuant && s.t == t {
+				cands = append(cands, s.name)
+			}
+		}
+		if d := g.designator(func(u *typ) bool { return u == t }, false); d != "" {
+			cands = append(cands, d)
+		}
+		if len(cands) == 0 {
+			return ""
+		}
+		return cands[g.n(len(cands))]
+	}
+	switch g.n(5) {
+	case 0, 1:
+		if d := exact(); d != "" && depth > 0 {
+			// Step through the range, wrapping around.
+			return fmt.Sprintf("(%s - %d + %d) %% %d + %d", d, t.lo, 1+g.n(n), n, t.lo)
+		}
+	case 2:
+		if d := exact(); d != "" {
+			return d
+		}
+	case 3:
+		if depth > 0 {
+			return fmt.Sprintf("(%s ? %s : %s)", g.boolExpr(depth-1), g.inRange(t, depth-1), g.inRange(t, depth-1))
+		}
+	}
+	return fmt.Sprint(t.lo + g.n(n))
 }
 
 // isWritable reports whether designator text d starts at a name code here
@@ -757,7 +821,8 @@ func (g *gen) expr(t *typ, depth int) string {
 
 // leaf returns a literal or designator of type t.
 func (g *gen) leaf(t *typ) string {
-	if t.kind != kSset && (g.chance(40) || t.kind == kBool && g.chance(30)) {
+	lit := map[kind]int{kBool: 15, kRange: 30, kEnum: 40}[t.kind]
+	if t.kind != kSset && g.chance(lit) {
 		if lits := g.literals(t); len(lits) > 0 && t.kind != kUnion {
 			if t.kind == kRange && g.chance(5) {
 				return fmt.Sprint(t.hi + 1)
@@ -820,6 +885,9 @@ func (g *gen) boolOp(depth int) string {
 		g.scope = g.scope[:save]
 		return fmt.Sprintf("%s %s do %s end%s", kw, q, body, kw)
 	case 9:
+		if !g.undef && !g.chance(10) {
+			break
+		}
 		if d := g.designator(func(u *typ) bool { return u.simple() }, false); d != "" {
 			return "isundefined(" + d + ")"
 		}

@@ -67,6 +67,7 @@ type Model struct {
 // Generate builds one model.
 func Generate(src Source) Model {
 	g := &gen{src: src}
+	g.undef = g.chance(20)
 	g.model()
 	m := Model{Source: g.b.String(), MaxErrors: 1}
 	m.Symmetry = g.scalarset != nil && g.chance(70)
@@ -309,6 +310,10 @@ type gen struct {
 	priorities bool
 	hasAssume  bool
 	cur        *unit // the unit being generated
+	pointers   *sym  // an array from the scalarset to itself, if any
+	// undef: this model leaves variables undefined now and then (in the
+	// others, reads of undefined values would end most runs at once).
+	undef bool
 }
 
 func (g *gen) n(k int) int { return g.src.Intn(k) }
@@ -355,9 +360,9 @@ func (g *gen) types() {
 		g.enums = append(g.enums, t)
 	}
 	if g.chance(45) {
-		g.scalarset = &typ{kind: kSset, name: g.id("s"), size: 2 + g.n(2)}
+		g.scalarset = &typ{kind: kSset, name: g.id("s"), size: 2 + g.n(3)}
 		g.line("type %s: scalarset(%d);", g.scalarset.name, g.scalarset.size)
-		if g.chance(15) {
+		if g.chance(15) && g.scalarset.size <= 3 {
 			g.sset2 = &typ{kind: kSset, name: g.id("s"), size: 2}
 			g.line("type %s: scalarset(%d);", g.sset2.name, g.sset2.size)
 		}
@@ -490,6 +495,13 @@ func (g *gen) vars() {
 		s := &sym{name: g.id("v"), t: &typ{kind: kArray, index: g.scalarset, elem: g.smallElem()}, kind: sGlobal}
 		g.line("var %s: %s;", s.name, s.t.ref())
 		g.globals = append(g.globals, s)
+	}
+	if g.scalarset != nil && g.chance(40) {
+		// Elements pointing at elements: graphs whose orbits a
+		// normalisation that is not exact splits.
+		g.pointers = &sym{name: g.id("v"), t: &typ{kind: kArray, index: g.scalarset, elem: g.scalarset}, kind: sGlobal}
+		g.line("var %s: %s;", g.pointers.name, g.pointers.t.ref())
+		g.globals = append(g.globals, g.pointers)
 	}
 	g.scope = append([]*sym(nil), g.globals...)
 }

@@ -30,9 +30,9 @@ func (g *gen) startState() {
 	decls, body := g.unit(func() {
 		for _, v := range g.globals {
 			switch {
-			case g.chance(8):
+			case g.undef && g.chance(10):
 				// left undefined
-			case g.chance(10):
+			case g.undef && g.chance(10):
 				g.line("undefine %s;", v.name)
 			case v.t.simple() && v.t.kind != kSset && g.chance(60):
 				g.line("%s := %s;", v.name, g.leafLiteral(v.t))
@@ -40,7 +40,7 @@ func (g *gen) startState() {
 				g.line("clear %s;", v.name)
 			}
 		}
-		if g.chance(40) {
+		if g.chance(30) {
 			g.stmts(1 + g.n(2))
 		}
 	})
@@ -62,7 +62,13 @@ func (g *gen) leafLiteral(t *typ) string {
 
 func (g *gen) rules() {
 	g.priorities = g.chance(12)
-	n := 2 + g.n(4)
+	if p := g.pointers; p != nil {
+		i, j := g.id("i"), g.id("j")
+		g.line("ruleset %s: %s; %s: %s do", i, g.scalarset.name, j, g.scalarset.name)
+		g.line("  rule \"%s\" %s[%s] != %s ==> begin %s[%s] := %s; endrule;", g.id("link"), p.name, i, j, p.name, i, j)
+		g.line("endruleset;")
+	}
+	n := 3 + g.n(5)
 	for i := 0; i < n; i++ {
 		g.ruleDecl(0)
 	}
@@ -163,12 +169,21 @@ func (g *gen) ruleHead() string {
 func (g *gen) simpleRule() {
 	head := g.ruleHead()
 	guard := ""
-	if g.chance(75) {
+	if g.chance(60) {
 		g.inGuard = true
 		guard = g.boolExpr(2)
+		if g.chance(40) {
+			// Enabled more often than not.
+			guard = paren(guard) + " | " + paren(g.boolExpr(1))
+		}
 		g.inGuard = false
 	}
-	decls, body := g.unit(func() { g.stmts(1 + g.n(3)) })
+	decls, body := g.unit(func() {
+		if g.chance(75) {
+			g.progress()
+		}
+		g.stmts(g.n(4))
+	})
 	if guard != "" {
 		g.line("%s %s ==>", head, guard)
 	} else {
@@ -205,7 +220,8 @@ func (g *gen) chooseRule(k, m string) {
 }
 
 func (g *gen) properties() {
-	for i := 0; i < g.n(3); i++ {
+	n := []int{0, 0, 0, 1, 1, 2}[g.n(6)]
+	for i := 0; i < n; i++ {
 		g.property()
 	}
 }
@@ -216,6 +232,11 @@ func (g *gen) property() {
 	g.inGuard = true
 	defer func() { g.inGuard = false }()
 	cond := g.boolExpr(2)
+	switch g.n(3) {
+	case 0, 1:
+		// An implication: it fails in some states, not all.
+		cond = paren(g.boolExpr(1)) + " -> " + paren(cond)
+	}
 	name := g.id("P")
 	switch g.n(20) {
 	case 0:
