@@ -78,7 +78,7 @@ func cbfs(ctx context.Context, m *compile.Model, opts Options) *Result {
 
 // trailHeadroom is memory left for the trail's chunks in memory (it spills
 // the rest to disk).
-const trailHeadroom = 2 << 20
+const trailHeadroom = 256 << 10
 
 func withCapacity(o store.TableOptions, n int64) store.TableOptions {
 	o.Capacity = n
@@ -117,7 +117,7 @@ func watchProgress(s *searcher, sample *distinctSample, revisits float64, forget
 		est := sample.estimate()
 		switch why {
 		case "levels":
-			s.res.Reason = fmt.Sprintf("no progress: the search reached BFS level %d, but found no new state after level %d", s.level, sample.lastNewLevel)
+			s.res.Reason = fmt.Sprintf("no progress: the search reached BFS level %d, more levels than distinct states, and found no new state after level %d", s.level, sample.lastNewLevel)
 		default:
 			s.res.Reason = fmt.Sprintf("no progress: its last %d insertions found no new state", sample.inserts-sample.lastNewAt)
 		}

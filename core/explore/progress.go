@@ -15,8 +15,8 @@ package explore
 // so far, and tells us when the last new one was seen. The search stops
 // when, since then, it has inserted Revisits times as many states as it has
 // seen in all: it has gone over everything it knows several times over
-// without finding anything new, or when its BFS levels have run on past
-// twice the deepest level at which it still found new states.
+// without finding anything new, or when it has gone through more BFS levels
+// than it has seen states (a BFS of n states has at most n levels).
 
 import (
 	"github.com/locus-mc/locus/core/budget"
@@ -110,7 +110,9 @@ func (d *distinctSample) stalled(level int, revisits float64) string {
 	if since > minWindow && float64(since) > revisits*float64(est) {
 		return "no progress"
 	}
-	if level > 2*d.lastNewLevel+16 && since > minWindow {
+	// A breadth-first search of n distinct states has at most n levels:
+	// more levels than states seen means the levels are revisits.
+	if int64(level) > est && since > minWindow {
 		return "levels"
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/state"
@@ -46,6 +47,7 @@ type Table struct {
 	window int
 
 	n, inserted, evicted int64
+	clock                byte // the stamp of the latest insertion
 	cacheInserted        int64 // insertions since the table became a cache
 	nAtCache             int64 // states in the newest part when it became a cache
 	key                  [8]byte
@@ -54,7 +56,6 @@ type Table struct {
 type tablePart struct {
 	data  []byte
 	slots uint64
-	mask  uint64
 	n     int64
 	// after counts insertions into later parts: each probed this part,
 	// full, on its way.
@@ -69,7 +70,7 @@ const (
 	// DefaultWindow is how many slots a cache probes from a state's home
 	// slot: a small set-associative bucket (the CBFS paper's
 	// MAX_HT_CHAIN_LENGTH).
-	DefaultWindow = 8
+	DefaultWindow = 32
 	// sigSeed seeds the signature hash; any value other than the table
 	// hash's seed (0) gives an independent function.
 	sigSeed = 0x5bd1e9955bd1e995
@@ -100,7 +101,7 @@ func NewCompact(stateBytes int, b *budget.Budget, o TableOptions) (*Table, error
 	t := newTable(stateBytes, b, o)
 	slots := uint64(1 << 12)
 	if o.Capacity > 0 {
-		slots = pow2Ceil(uint64(float64(o.Capacity)/tableMaxLoad) + 1)
+		slots = uint64(float64(o.Capacity)/tableMaxLoad) + 1
 	}
 	if err := t.addPart(slots); err != nil {
 		return nil, err
@@ -119,7 +120,7 @@ func NewCache(stateBytes int, b *budget.Budget, o TableOptions) (*Table, error) 
 	if o.Capacity < int64(t.window) {
 		o.Capacity = int64(t.window)
 	}
-	if err := t.addPart(pow2Floor(uint64(o.Capacity))); err != nil {
+	if err := t.addPart(uint64(o.Capacity)); err != nil {
 		return nil, err
 	}
 	t.cache = true
@@ -131,15 +132,14 @@ func NewCache(stateBytes int, b *budget.Budget, o TableOptions) (*Table, error) 
 func CacheCapacity(stateBytes int, o TableOptions, n int64) int64 {
 	o.Stamps = true
 	t := newTable(stateBytes, nil, o)
-	return int64(pow2Floor(uint64(n / int64(t.entry))))
+	return n / int64(t.entry)
 }
 
 // CompactCapacity returns how many states a Compact table of the given
 // options can hold, at its load limit, in a first part of at most n bytes.
 func CompactCapacity(stateBytes int, o TableOptions, n int64) int64 {
 	t := newTable(stateBytes, nil, o)
-	slots := pow2Floor(uint64(n / int64(t.entry)))
-	return int64(float64(slots) * tableMaxLoad)
+	return int64(float64(n/int64(t.entry)) * tableMaxLoad)
 }
 
 func newTable(stateBytes int, b *budget.Budget, o TableOptions) *Table {
@@ -161,23 +161,25 @@ func newTable(stateBytes int, b *budget.Budget, o TableOptions) *Table {
 	return t
 }
 
-func pow2Ceil(n uint64) uint64 {
-	p := uint64(1)
-	for p < n {
-		p <<= 1
+// home returns the slot of table hash h in a part: the high half of h
+// scaled to the part's size (Lemire's multiply-shift range reduction), so a
+// part may have any size and its budget is used to the last slot. The low
+// bits of h pick the slots of the exact table, which converts into a
+// table; the high bits spread its states afresh.
+func (p *tablePart) home(h uint64) uint64 {
+	if p.slots <= 1<<32 {
+		return (h >> 32) * p.slots >> 32
 	}
-	return p
+	hi, _ := bits.Mul64(h, p.slots)
+	return hi
 }
 
-func pow2Floor(n uint64) uint64 {
-	if n == 0 {
-		return 1
+// next returns the slot after i, wrapping around.
+func (p *tablePart) next(i uint64) uint64 {
+	if i++; i == p.slots {
+		return 0
 	}
-	p := uint64(1)
-	for p<<1 <= n && p<<1 != 0 {
-		p <<= 1
-	}
-	return p
+	return i
 }
 
 func (t *Table) addPart(slots uint64) error {
@@ -185,7 +187,7 @@ func (t *Table) addPart(slots uint64) error {
 	if !t.b.Reserve("visited", size) {
 		return &budget.ErrExhausted{Part: "visited set", Need: size, Limit: t.b.Limit()}
 	}
-	t.parts = append(t.parts, &tablePart{data: make([]byte, size), slots: slots, mask: slots - 1})
+	t.parts = append(t.parts, &tablePart{data: make([]byte, size), slots: slots})
 	return nil
 }
 
@@ -237,7 +239,7 @@ func (t *Table) Find(s []byte, h uint64) (bool, int64, uint64) {
 		if t.cache && pi == last {
 			limit = uint64(t.window)
 		}
-		i := h & p.mask
+		i := p.home(h)
 		if pi == last {
 			at = i
 		}
@@ -250,9 +252,16 @@ func (t *Table) Find(s []byte, h uint64) (bool, int64, uint64) {
 				break
 			}
 			if bytes.Equal(p.data[off:off+t.rec], key) {
+				if t.cache && pi == last {
+					// Seen again: as young as the newest entry, so a
+					// state reached from many levels stays (least
+					// recently seen goes first, not least recently
+					// inserted).
+					p.data[off+t.rec] = t.clock
+				}
 				return true, t.idAt(p, off), 0
 			}
-			i = (i + 1) & p.mask
+			i = p.next(i)
 		}
 	}
 	return false, -1, at
@@ -263,6 +272,7 @@ func (t *Table) Insert(at uint64, s []byte, h uint64, id int64, stamp int) error
 	key := t.keyOf(s)
 	p := t.parts[len(t.parts)-1]
 	st := byte(stamp%255 + 1)
+	t.clock = st
 	if t.cache {
 		at = t.victim(p, at, st)
 		t.cacheInserted++
@@ -275,9 +285,9 @@ func (t *Table) Insert(at uint64, s []byte, h uint64, id int64, stamp int) error
 				return err
 			}
 			p = t.parts[len(t.parts)-1]
-			at = h & p.mask
+			at = p.home(h)
 			for !t.empty(p, int(at)*t.entry) {
-				at = (at + 1) & p.mask
+				at = p.next(at)
 			}
 		}
 		t.n++
@@ -318,7 +328,7 @@ func (t *Table) victim(p *tablePart, home uint64, st byte) uint64 {
 		if age > bestAge {
 			best, bestAge = i, age
 		}
-		i = (i + 1) & p.mask
+		i = p.next(i)
 	}
 	t.evicted++
 	return best
