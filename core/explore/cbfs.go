@@ -61,6 +61,12 @@ func cbfs(ctx context.Context, m *compile.Model, opts Options) *Result {
 	}
 	to := store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0, Window: int(opts.Param("window"))}
 	avail := s.b.Available() - queueShare(opts) - trailHeadroom
+	if opts.FS == nil {
+		// No disk: the queue and the trail stay in memory and need room
+		// to grow; the cache takes half of what is left.
+		avail /= 2
+		s.res.Notes = append(s.res.Notes, "cbfs ran without disk storage: its queue stayed in memory and the cache got half the budget")
+	}
 	cache, err := store.NewCache(m.StateBytes, s.b, withCapacity(to, store.CacheCapacity(m.StateBytes, to, avail)))
 	if err != nil {
 		sample.release()

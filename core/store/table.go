@@ -47,7 +47,7 @@ type Table struct {
 	window int
 
 	n, inserted, evicted int64
-	clock                byte // the stamp of the latest insertion
+	clock                byte  // the stamp of the latest insertion
 	cacheInserted        int64 // insertions since the table became a cache
 	nAtCache             int64 // states in the newest part when it became a cache
 	key                  [8]byte
