@@ -46,6 +46,7 @@ func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 			SigBits:  opts.HashBits,
 			IDs:      len(m.Liveness) > 0,
 			Capacity: compactCapacity(m, s.b, opts),
+			Keep:     keepFor(opts),
 		})
 		if err != nil {
 			s.front.Close()
@@ -81,6 +82,16 @@ func compactCapacity(m *compile.Model, b *budget.Budget, opts Options) int64 {
 		return 0
 	}
 	return store.CompactCapacity(m.StateBytes, store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0}, avail)
+}
+
+// keepFor is the budget a signature table leaves to the queue and the trail
+// when it grows into the last of the budget: their shares on disk, more of
+// it without disk (where they live in memory).
+func keepFor(opts Options) int64 {
+	if opts.FS == nil {
+		return opts.MemoryBytes / 4
+	}
+	return queueShare(opts) + trailHeadroom
 }
 
 // queueShare is the part of the budget the queue keeps in memory.

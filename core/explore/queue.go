@@ -1,9 +1,14 @@
 package explore
 
 import (
+	"fmt"
+
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/queue"
 )
+
+// minSegmentRecords is the fewest states a queue segment may hold.
+const minSegmentRecords = 64
 
 // DefaultQueueFraction is the share of the memory budget given to the
 // search queue's in-memory part (Murphi's gPercentActive).
@@ -20,6 +25,16 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 			frac = DefaultQueueFraction
 		}
 		share := int64(frac * float64(opts.MemoryBytes))
+		per, err := queue.SegmentRecords(rec, share)
+		if err != nil {
+			return nil, err
+		}
+		if per < minSegmentRecords {
+			// Segments this small would make the queue crawl through
+			// storage a few records at a time.
+			return nil, fmt.Errorf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
+				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec)))
+		}
 		if lifo {
 			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
 		}
