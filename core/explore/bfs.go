@@ -111,10 +111,12 @@ func exactHint(s *searcher) string {
 		return ""
 	}
 	per := float64(s.b.Used()) / float64(n)
-	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40}, 1<<30)
+	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40, Stamps: true}, 1<<30)
 	sigPer := float64(1<<30) / float64(sig)
-	return fmt.Sprintf(" (%.1f bytes per state so far, %s in use); "+
-		"to go on in this budget, use --algo auto (continues with 40-bit hash compaction, about %.1f bytes per state, then a cache) "+
-		"or --algo cbfs, or a budget above %s for an exact search of a few times as many states",
-		per, budget.FormatBytes(s.b.Used()), sigPer, budget.FormatBytes(2*s.b.Limit()))
+	twice := 2 * s.b.Limit()
+	return fmt.Sprintf(" (%.1f bytes per state so far): an exact search of this model needs more than %s; "+
+		"at this rate %s would hold about %d states. To finish within %s, use --algo auto "+
+		"(goes on with 40-bit hash compaction at about %.0f bytes per state, then a cache) or --algo cbfs",
+		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
+		budget.FormatBytes(s.b.Limit()), sigPer)
 }
