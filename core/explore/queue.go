@@ -32,8 +32,9 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 		if per < minSegmentRecords {
 			// Segments this small would make the queue crawl through
 			// storage a few records at a time.
-			return nil, fmt.Errorf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
-				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec)))
+			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
+				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec))),
+				&budget.ErrExhausted{Part: "queue", Need: int64(16 * minSegmentRecords * rec), Limit: opts.MemoryBytes}}
 		}
 		if lifo {
 			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
@@ -45,3 +46,13 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 	}
 	return queue.NewMemory(rec, b), nil
 }
+
+// smallShare is a queue share too small to work with: the run ends
+// incomplete (a resource limit), with advice.
+type smallShare struct {
+	msg   string
+	cause *budget.ErrExhausted
+}
+
+func (e *smallShare) Error() string { return e.msg }
+func (e *smallShare) Unwrap() error { return e.cause }
