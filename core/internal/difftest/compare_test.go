@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/internal/modelgen"
 	"github.com/locus-mc/locus/core/internal/reference"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/verify"
 )
@@ -165,7 +167,7 @@ func runLocus(src string, o verify.Options) (*verify.Result, bool) {
 // passing run's counts must match.
 func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.Result, sym bool) []string {
 	var out []string
-	o := verify.Options{Symmetry: "off", Deadlock: gm.Deadlock, MaxErrors: gm.MaxErrors, Bound: gm.Bound}
+	o := verify.Options{Options: job.Options{Symmetry: "off", Deadlock: gm.Deadlock, MaxErrors: gm.MaxErrors, Bound: gm.Bound}}
 	if gm.Symmetry {
 		o.Symmetry = "exact"
 	}
@@ -217,14 +219,21 @@ func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.
 		}
 	}
 	if rr.Verdict == "pass" && gm.Bound == 0 {
-		// Depth-first search visits the same states and fires the same rules.
-		o.Algorithm = "dfs"
-		dr, ok := runLocus(src, o)
-		switch {
-		case !ok:
-			out = append(out, "Locus's dfs hangs")
-		case dr.Verdict != "pass" || dr.States == nil || *dr.States != rr.States || dr.RulesFired != rr.RulesFired:
-			out = append(out, fmt.Sprintf("dfs: Locus %s %v states %s rules %d, reference pass %d %d", dr.Verdict, kinds(dr), statesText(dr), dr.RulesFired, rr.States, rr.RulesFired))
+		// Every other exact engine visits the same states and fires the
+		// same rules.
+		for _, e := range explore.Engines() {
+			if !e.Exact || e.Name == explore.DefaultAlgorithm {
+				continue
+			}
+			o.Algorithm = e.Name
+			er, ok := runLocus(src, o)
+			switch {
+			case !ok:
+				out = append(out, "Locus's "+e.Name+" hangs")
+			case er.Verdict != "pass" || er.States == nil || *er.States != rr.States || er.RulesFired != rr.RulesFired:
+				out = append(out, fmt.Sprintf("%s: Locus %s %v states %s rules %d, reference pass %d %d",
+					e.Name, er.Verdict, kinds(er), statesText(er), er.RulesFired, rr.States, rr.RulesFired))
+			}
 		}
 	}
 	return out
