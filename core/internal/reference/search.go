@@ -161,6 +161,7 @@ type checker struct {
 	depth   []int
 	queue   []int
 	edges   [][]int
+	live    [][]bool // per stored state, which liveness properties hold
 	covers  map[murphi.Pos]int64
 	maxErrs int
 }
@@ -267,6 +268,7 @@ func (c *checker) admit(st []*Value, parent, depth int) {
 	c.states = append(c.states, canon)
 	c.depth = append(c.depth, depth)
 	c.edges = append(c.edges, nil)
+	c.live = append(c.live, make([]bool, len(c.m.Liveness)))
 	c.edge(parent, n)
 	if len(c.states) > c.opts.maxStates() {
 		c.tooBig, c.stop = true, true
@@ -281,6 +283,16 @@ func (c *checker) admit(st []*Value, parent, depth int) {
 		if ok {
 			c.res.Covers[cv.Pos]++
 		}
+	}
+	// Liveness properties are evaluated as the state is stored too (Rumur
+	// checks them after the covers), and decided after the search.
+	for i, l := range c.m.Liveness {
+		ok, err := c.m.holds(canon, l, c.covers)
+		if err != nil {
+			c.runtimeError(err)
+			return
+		}
+		c.live[n][i] = ok
 	}
 	if depth > c.res.Depth {
 		c.res.Depth = depth
@@ -406,16 +418,11 @@ func (c *checker) checkLiveness() {
 			preds[to] = append(preds[to], from)
 		}
 	}
-	for _, l := range c.m.Liveness {
+	for k, l := range c.m.Liveness {
 		good := make([]bool, n)
 		var work []int
-		for i, st := range c.states {
-			ok, err := c.m.holds(st, l, c.covers)
-			if err != nil {
-				c.runtimeError(err)
-				return
-			}
-			if ok {
+		for i := range c.states {
+			if c.live[i][k] {
 				good[i] = true
 				work = append(work, i)
 			}
