@@ -68,15 +68,16 @@ func (p *props) firstFalse(props []*compile.Property, slots []int64) (*compile.P
 }
 
 // kept counts the covers a newly kept state (with id) satisfies and notes
-// which liveness properties it satisfies. It reports whether the search
-// must stop.
+// which liveness properties it satisfies. It reports whether the state
+// must not be expanded: evaluating one raised a run-time error (Rumur then
+// does not queue it) or the search must stop.
 func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
 	s := p.s
 	for i, c := range s.m.Covers {
 		ok, rerr := s.mc.Eval(c, slots)
 		if rerr != nil {
 			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
+			return true
 		}
 		if ok {
 			p.covers[i]++
@@ -89,7 +90,7 @@ func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
 		ok, rerr := s.mc.Eval(q, slots)
 		if rerr != nil {
 			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
+			return true
 		}
 		if err := p.live.mark(i, id, ok); err != nil {
 			s.incomplete(err)

@@ -251,8 +251,11 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	if s.locality != nil && parent != trail.None {
 		s.locality.edge(s.depth, depth)
 	}
-	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+	if s.props.logEdge(parent, id) {
 		return true
+	}
+	if s.props.kept(id, slots, parent, rule) {
+		return s.stop // stored, not expanded
 	}
 	for len(s.res.LevelSizes) <= depth {
 		s.res.LevelSizes = append(s.res.LevelSizes, 0)
