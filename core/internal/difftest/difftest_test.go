@@ -146,14 +146,40 @@ func TestDisagreements(t *testing.T) {
 	}
 }
 
+// tally appends one line per comparison to $LOCUS_DIFF_STATS, if set
+// ("compared STATES", "skipped 0" or "disagreed STATES"): fuzzing workers
+// are separate processes, so this is how a long run counts what it did.
+func tally(o outcome) {
+	name := os.Getenv("LOCUS_DIFF_STATS")
+	if name == "" {
+		return
+	}
+	what := "compared"
+	switch {
+	case len(o.problems) > 0:
+		what = "disagreed"
+	case o.skipped != "":
+		what = "skipped"
+	}
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	fmt.Fprintf(f, "%s %d\n", what, o.states)
+	f.Close()
+}
+
 // FuzzDifferential: go test -run XXX -fuzz FuzzDifferential ./core/internal/difftest
 func FuzzDifferential(f *testing.F) {
 	for _, s := range []string{"", "\x00\x01", "locus", "\xff\xfe\xfd\xfc\xfb\xfa"} {
 		f.Add([]byte(s))
 	}
+	// A longer run affords larger models than the CI budget.
+	maxStates, maxWork = 3000, 5_000_000
 	f.Fuzz(func(t *testing.T, data []byte) {
 		gm := modelgen.Generate(modelgen.NewBytes(data))
 		o := compare(gm.Source, gm)
+		tally(o)
 		if len(o.problems) > 0 {
 			save(t, fmt.Sprintf("fuzz-%x.m", sha256.Sum256(data))[:21]+".m", gm)
 			t.Fatalf("(symmetry=%v deadlock=%s maxerrors=%d bound=%d):\n%s\n--- model:\n%s",
