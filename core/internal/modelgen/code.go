@@ -206,7 +206,7 @@ func (g *gen) call(t *typ, asStmt bool) string {
 	for i, p := range f.params {
 		if f.recurse && i == 0 {
 			d := []int{0, 1, 2, 3}[g.n(4)]
-			if g.chance(30) {
+			if g.chance(50) {
 				d = p.t.hi - g.n(3)
 			}
 			args = append(args, fmt.Sprint(d))
@@ -441,10 +441,22 @@ func (g *gen) quantifier() string {
 	name := g.id("i")
 	if g.chance(25) {
 		lo := g.n(3) - 1
+		if g.unsigned {
+			lo++
+		}
 		hi := lo + g.n(4)
 		s := &sym{name: name, t: &typ{kind: kRange, lo: min(lo, hi), hi: max(lo, hi)}, kind: sQuant}
+		if g.chance(10) {
+			// A step known only when the loop runs: it may be 0.
+			by := g.designator(func(u *typ) bool { return u.kind == kRange }, false)
+			g.scope = append(g.scope, s)
+			if by != "" {
+				return fmt.Sprintf("%s := %d to %d by %s", name, lo, hi, by)
+			}
+			return fmt.Sprintf("%s := %d to %d", name, lo, hi)
+		}
 		g.scope = append(g.scope, s)
-		if g.chance(30) {
+		if g.chance(30) && !g.unsigned {
 			return fmt.Sprintf("%s := %d to %d by %d", name, hi, lo, -1-g.n(2))
 		}
 		return fmt.Sprintf("%s := %d to %d", name, lo, hi)
@@ -936,7 +948,9 @@ func (g *gen) intOp(t *typ, depth int) string {
 	case 6:
 		return paren(sub()) + " % " + g.divisor()
 	case 7:
-		return "-(" + sub() + ")"
+		if !g.unsigned {
+			return "-(" + sub() + ")"
+		}
 	case 8:
 		var mt *typ
 		if m := g.designatorT(func(u *typ) bool { return u.kind == kMset }, false, &mt); m != "" {
@@ -960,6 +974,9 @@ func (g *gen) divisor() string {
 		if d := g.designator(func(u *typ) bool { return u.kind == kRange }, false); d != "" {
 			return d
 		}
+	}
+	if g.unsigned {
+		return []string{"1", "2", "3"}[g.n(3)]
 	}
 	return []string{"1", "2", "3", "-1", "-2"}[g.n(5)]
 }

@@ -68,6 +68,7 @@ type Model struct {
 func Generate(src Source) Model {
 	g := &gen{src: src}
 	g.undef = g.chance(20)
+	g.unsigned = g.chance(5)
 	g.model()
 	m := Model{Source: g.b.String(), MaxErrors: 1}
 	m.Symmetry = g.scalarset != nil && g.chance(70)
@@ -314,6 +315,9 @@ type gen struct {
 	// undef: this model leaves variables undefined now and then (in the
 	// others, reads of undefined values would end most runs at once).
 	undef bool
+	// unsigned: a literal above 2^63-1 makes every integer unsigned; the
+	// model then has no negative numbers.
+	unsigned bool
 }
 
 func (g *gen) n(k int) int { return g.src.Intn(k) }
@@ -344,9 +348,15 @@ func (g *gen) model() {
 
 // types declares the named types.
 func (g *gen) types() {
+	if g.unsigned {
+		g.line("const %s: 18446744073709551615;", g.id("big"))
+	}
 	nr := 1 + g.n(2)
 	for i := 0; i < nr; i++ {
 		lo := []int{0, 0, 0, 1, -1}[g.n(5)]
+		if g.unsigned && lo < 0 {
+			lo = 0
+		}
 		t := &typ{kind: kRange, name: g.id("r"), lo: lo, hi: lo + 1 + g.n(3)}
 		g.line("type %s: %d .. %d;", t.name, t.lo, t.hi)
 		g.ranges = append(g.ranges, t)
