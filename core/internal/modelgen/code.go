@@ -129,8 +129,7 @@ func (g *gen) function(pure bool) {
 		}
 	}
 	f.params = g.params(g.n(3), !pure)
-	leave := g.enterFn(f)
-	decls, body := g.unit(func() {
+	g.declare(f, func() {
 		g.stmts(1 + g.n(3))
 		v := g.value(f.result, 2)
 		if v == "" {
@@ -138,20 +137,18 @@ func (g *gen) function(pure bool) {
 		}
 		g.line("return %s;", v)
 	})
-	leave()
-	g.line("%s", g.header(f))
-	g.b.WriteString(decls)
-	g.line("begin")
-	g.b.WriteString(body)
-	g.line("end;")
-	g.fns = append(g.fns, f)
 }
 
 func (g *gen) procedure() {
 	f := &fn{name: g.id("q")}
 	f.params = g.params(g.n(3), true)
+	g.declare(f, func() { g.stmts(1 + g.n(4)) })
+}
+
+// declare writes procedure or function f with the body gen generates.
+func (g *gen) declare(f *fn, gen func()) {
 	leave := g.enterFn(f)
-	decls, body := g.unit(func() { g.stmts(1 + g.n(4)) })
+	decls, body := g.unit(gen)
 	leave()
 	g.line("%s", g.header(f))
 	g.b.WriteString(decls)
@@ -502,12 +499,21 @@ func (g *gen) whileStmt(depth int) {
 }
 
 func (g *gen) aliasStmt(depth int) {
+	if !g.alias(func() { g.block(depth) }) {
+		g.assign()
+	}
+}
+
+// alias writes "alias a: designator do ... endalias" with inner generating
+// what is inside, the alias in scope; it reports false if there is no
+// designator to alias.
+func (g *gen) alias(inner func()) bool {
 	save := len(g.scope)
+	defer func() { g.scope = g.scope[:save] }()
 	var dt *typ
 	d := g.designatorT(func(*typ) bool { return true }, false, &dt)
 	if d == "" {
-		g.assign()
-		return
+		return false
 	}
 	name := g.id("al")
 	k := sValue
@@ -516,9 +522,9 @@ func (g *gen) aliasStmt(depth int) {
 	}
 	g.line("alias %s: %s do", name, d)
 	g.scope = append(g.scope, &sym{name: name, t: dt, kind: k})
-	g.block(depth)
+	inner()
 	g.line("endalias;")
-	g.scope = g.scope[:save]
+	return true
 }
 
 // multisetStmt adds to or removes from a multiset.

@@ -108,21 +108,9 @@ func (g *gen) ruleDecl(nest int) {
 		g.inner(nest)
 		g.line("endruleset;")
 	case 7:
-		var dt *typ
-		d := g.designatorT(func(*typ) bool { return true }, false, &dt)
-		if d == "" {
+		if !g.alias(func() { g.inner(nest) }) {
 			g.simpleRule()
-			return
 		}
-		name := g.id("al")
-		kind := sValue
-		if g.isWritable(d) {
-			kind = sAlias
-		}
-		g.line("alias %s: %s do", name, d)
-		g.scope = append(g.scope, &sym{name: name, t: dt, kind: kind})
-		g.inner(nest)
-		g.line("endalias;")
 	case 8:
 		var mt *typ
 		m := g.designatorT(func(u *typ) bool { return u.kind == kMset }, true, &mt)
