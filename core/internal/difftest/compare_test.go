@@ -24,6 +24,10 @@ import (
 var (
 	maxStates       = 1500
 	maxWork   int64 = 1_000_000
+	// timeBudget, if set, bounds the time one comparison may take (go
+	// test -fuzz stops a worker after 10 s on one input); a model that
+	// needs more is skipped.
+	timeBudget time.Duration
 )
 
 // outcome is what one comparison found.
@@ -38,6 +42,10 @@ type outcome struct {
 // of gm and reports every disagreement.
 func compare(src string, gm modelgen.Model) outcome {
 	var out outcome
+	var deadline time.Time
+	if timeBudget > 0 {
+		deadline = time.Now().Add(timeBudget)
+	}
 	ast, errs := murphi.ParseFile("gen.m", []byte(src))
 	if errs.HasErrors() {
 		out.problems = append(out.problems, "the model does not parse: "+errs.Error())
@@ -59,7 +67,7 @@ func compare(src string, gm modelgen.Model) outcome {
 		return out
 	}
 	opts := reference.Options{Symmetry: gm.Symmetry, Deadlock: gm.Deadlock, MaxErrors: gm.MaxErrors,
-		Bound: gm.Bound, MaxStates: maxStates, MaxWork: maxWork, PerRule: !gm.Symmetry}
+		Bound: gm.Bound, MaxStates: maxStates, MaxWork: maxWork, Deadline: deadline, PerRule: !gm.Symmetry}
 
 	// The reachable graph, state by state.
 	rg, err := ref.Graph(opts)
@@ -78,13 +86,20 @@ func compare(src string, gm modelgen.Model) outcome {
 		}
 	}
 	sym := opts.Symmetry && ref.Symmetric()
-	lg, problems, tooBig := locusGraph(m, ref, sym, opts.PerRule, maxStates)
+	lg, problems, tooBig := locusGraph(m, ref, sym, opts.PerRule, maxStates, deadline)
+	if !deadline.IsZero() && time.Now().After(deadline) {
+		out.skipped = "out of time"
+		return out
+	}
 	if tooBig {
 		out.problems = append(out.problems, fmt.Sprintf("Locus's graph has more than %d states, the reference's %d", maxStates, len(rg.Nodes)))
 		return out
 	}
 	out.problems = append(out.problems, problems...)
 	out.problems = append(out.problems, diffGraphs(rg, lg)...)
+	if len(out.problems) > 0 {
+		return out // the graphs already disagree: the counts will too
+	}
 	out.states = len(rg.Nodes)
 
 	// The verdict and the counts of a search, as a user sees them.
@@ -93,7 +108,7 @@ func compare(src string, gm modelgen.Model) outcome {
 		out.skipped = "reference check: " + err.Error()
 		return out
 	}
-	for _, p := range diffResults(src, m, gm, rr, sym) {
+	for _, p := range diffResults(src, m, gm, rr, sym, deadline) {
 		if p == slowLocus {
 			out.skipped = "Locus took more than " + locusTimeout.String()
 			continue
@@ -153,9 +168,12 @@ func indent(s string) string {
 
 // runLocus checks src with Locus's one entry point, giving up after a
 // while: a model must never make Locus hang.
-func runLocus(src string, o verify.Options) (*verify.Result, bool) {
+func runLocus(src string, o verify.Options, deadline time.Time) (*verify.Result, bool) {
 	done := make(chan *verify.Result, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), locusTimeout)
+	if deadline.IsZero() {
+		deadline = time.Now().Add(locusTimeout)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	go func() { done <- verify.Check(ctx, "gen.m", []byte(src), o) }()
 	select {
@@ -165,7 +183,7 @@ func runLocus(src string, o verify.Options) (*verify.Result, bool) {
 			return nil, true
 		}
 		return r, true
-	case <-time.After(locusTimeout + time.Minute):
+	case <-time.After(time.Until(deadline) + time.Minute):
 		return nil, false // it ignores cancellation too; leave it running
 	}
 }
@@ -182,13 +200,13 @@ const locusTimeout = 2 * time.Minute
 // violations found and the counts when the search stopped; with symmetry,
 // representatives differ, so which violation comes first may too: then a
 // passing run's counts must match.
-func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.Result, sym bool) []string {
+func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.Result, sym bool, deadline time.Time) []string {
 	var out []string
 	o := verify.Options{Options: job.Options{Symmetry: "off", Deadlock: gm.Deadlock, MaxErrors: gm.MaxErrors, Bound: gm.Bound}}
 	if gm.Symmetry {
 		o.Symmetry = "exact"
 	}
-	lr, ok := runLocus(src, o)
+	lr, ok := runLocus(src, o, deadline)
 	if !ok {
 		return []string{"Locus hangs (and ignores cancellation)"}
 	}
@@ -246,7 +264,7 @@ func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.
 				continue
 			}
 			o.Algorithm = e.Name
-			er, ok := runLocus(src, o)
+			er, ok := runLocus(src, o, deadline)
 			switch {
 			case !ok:
 				out = append(out, "Locus's "+e.Name+" hangs")

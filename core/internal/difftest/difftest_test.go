@@ -174,8 +174,9 @@ func FuzzDifferential(f *testing.F) {
 	for _, s := range []string{"", "\x00\x01", "locus", "\xff\xfe\xfd\xfc\xfb\xfa"} {
 		f.Add([]byte(s))
 	}
-	// A longer run affords larger models than the CI budget.
-	maxStates, maxWork = 3000, 5_000_000
+	// A longer run affords larger models than the CI budget, within the
+	// 10 s the fuzzer gives one input.
+	maxStates, maxWork, timeBudget = 3000, 5_000_000, 6*time.Second
 	f.Fuzz(func(t *testing.T, data []byte) {
 		gm := modelgen.Generate(modelgen.NewBytes(data))
 		o := compare(gm.Source, gm)

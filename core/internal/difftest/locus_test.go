@@ -7,6 +7,7 @@ package difftest
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/internal/reference"
@@ -72,7 +73,7 @@ func canonicalizer(m *compile.Model, sym bool) func([]int64) {
 // canonical text; problems lists what is wrong on Locus's side alone: a
 // canonical form outside the state's orbit, two representatives of one
 // orbit, an expansion that reports one rule's error twice.
-func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxStates int) (g *reference.Graph, problems []string, tooBig bool) {
+func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxStates int, deadline time.Time) (g *reference.Graph, problems []string, tooBig bool) {
 	canon := canonicalizer(m, sym)
 	mc := m.NewMachine()
 	up := m.NewUnpacker()
@@ -117,6 +118,9 @@ func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxSt
 	for len(queue) > 0 {
 		if len(g.Nodes) > maxStates {
 			return nil, problems, true
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, problems, false
 		}
 		packed := queue[0]
 		queue = queue[1:]

@@ -5,6 +5,7 @@ package reference
 import (
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -89,8 +90,9 @@ func (mc *machine) step(pos murphi.Pos) {
 // work counts one unit (a statement, an iteration, a call, an execution)
 // against the search's budget.
 func (mc *machine) work() {
-	mc.m.work++
-	if mc.m.work > mc.m.maxWork {
+	m := mc.m
+	m.work++
+	if m.work > m.maxWork || m.work%4096 == 0 && !m.deadline.IsZero() && time.Now().After(m.deadline) {
 		panic(tooMuchWork{})
 	}
 }

@@ -8,6 +8,7 @@ package reference
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -37,6 +38,7 @@ type Model struct {
 	// work counts loop iterations and calls in the current search, which
 	// gives up (ErrTooBig) beyond maxWork.
 	work, maxWork int64
+	deadline      time.Time
 }
 
 // Instance is one start state, rule or property with its enclosures.

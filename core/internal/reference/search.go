@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -26,6 +27,9 @@ type Options struct {
 	// MaxWork bounds the loop iterations and calls of a whole search
 	// (ErrTooBig beyond it); 0 = 50 million.
 	MaxWork int64
+	// Deadline, if set, ends a search that is still running then
+	// (ErrTooBig).
+	Deadline time.Time
 	// PerRule keys each step of a Graph by its rule instance (meaningful
 	// only without symmetry: under symmetry a representative's instances
 	// are another representative's permuted ones).
@@ -34,7 +38,7 @@ type Options struct {
 
 // budget starts a search's work budget.
 func (m *Model) budget(o Options) {
-	m.work, m.maxWork = 0, o.MaxWork
+	m.work, m.maxWork, m.deadline = 0, o.MaxWork, o.Deadline
 	if m.maxWork <= 0 {
 		m.maxWork = 50_000_000
 	}
