@@ -946,7 +946,9 @@ func (g *gen) intOp(t *typ, depth int) string {
 	case 2:
 		return paren(sub()) + " + " + paren(sub())
 	case 3:
-		return paren(sub()) + " - " + paren(sub())
+		if !g.unsigned { // two constants might go below 0, which the checker rejects
+			return paren(sub()) + " - " + paren(sub())
+		}
 	case 4:
 		return paren(sub()) + " * " + paren(sub())
 	case 5:

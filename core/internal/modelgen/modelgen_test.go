@@ -9,9 +9,9 @@ import (
 
 // TestGeneratedModelsCheck: every generated model parses and type-checks.
 func TestGeneratedModelsCheck(t *testing.T) {
-	n := 500
+	n := 3000
 	if testing.Short() {
-		n = 100
+		n = 300
 	}
 	for seed := uint64(0); seed < uint64(n); seed++ {
 		m := modelgen.Generate(modelgen.NewRand(seed))
