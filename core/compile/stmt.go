@@ -541,10 +541,12 @@ func (c *compiler) put(s *murphi.PutStmt) stmtFn {
 		a := p.addr()
 		m := c.m
 		return func(mc *Machine) bool {
+			// The designator is located even when nothing is printed: an
+			// index in it may be out of range (Rumur fails then).
+			base := a(mc)
 			if mc.Put == nil {
 				return false
 			}
-			base := a(mc)
 			parts := make([]string, n)
 			for i := 0; i < n; i++ {
 				if lts[i] == nil {
