@@ -406,7 +406,15 @@ func (g *gen) types() {
 	if g.chance(50) {
 		t := &typ{kind: kRecord, name: g.id("t")}
 		for i := 0; i < 1+g.n(2); i++ {
-			t.fields = append(t.fields, field{name: fmt.Sprintf("f%d", i), t: g.simpleType()})
+			ft := g.simpleType()
+			switch g.n(10) {
+			case 0, 1:
+				// Aggregates inside records: nested layouts and copies.
+				ft = &typ{kind: kArray, index: g.indexType(), elem: g.simpleType()}
+			case 2:
+				ft = &typ{kind: kMset, size: 2, elem: g.simpleType()}
+			}
+			t.fields = append(t.fields, field{name: fmt.Sprintf("f%d", i), t: ft})
 		}
 		g.line("type %s: %s;", t.name, (&typ{kind: kRecord, fields: t.fields}).ref())
 		g.records = append(g.records, t)
