@@ -44,7 +44,8 @@ type searcher struct {
 	curID   int64
 	depth   int // depth of the state being expanded
 	changed bool
-	fired   int // successors of the state being expanded
+	fired   int     // successors of the state being expanded
+	sorted  []int64 // a successor with its multisets sorted
 	emit    compile.Emit
 
 	res       *Result
@@ -126,6 +127,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
+	s.sorted = make([]int64, m.NumSlots)
 	s.props = newProps(s)
 	s.emit = s.onSuccessor
 	s.nextCheck = s.started.Add(s.opts.ProgressEvery)
@@ -292,7 +294,16 @@ func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 	s.res.RulesFired++
 	s.fired++
 	if !s.changed {
-		for i, v := range succ {
+		// The successor is compared before symmetry reduction (as Rumur
+		// and CMurphi do), but a multiset is a bag: entries that only
+		// moved are the same state.
+		cmp := succ
+		if len(s.m.Multisets) > 0 {
+			cmp = s.sorted
+			copy(cmp, succ)
+			s.m.SortMultisets(cmp)
+		}
+		for i, v := range cmp {
 			if v != s.cur[i] {
 				s.changed = true
 				break
