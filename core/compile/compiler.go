@@ -165,12 +165,19 @@ func (c *compiler) alloc(n int) int {
 // ruleCtx carries what enclosing rulesets, aliases and chooses add to the
 // rules inside them.
 type ruleCtx struct {
-	params  []string              // "i:pid_1", for instance names
-	aliases [][]*murphi.AliasDecl // alias-rule bindings, outermost first
-	chooses []chooseGuard         // implicit "entry is present" guards
+	params  []string      // "i:pid_1", for instance names
+	aliases []aliasGroup  // alias-rule bindings, outermost first
+	chooses []chooseGuard // implicit "entry is present" guards
 	parent  *ruleCtx
 	// perElement: inside a ruleset quantified over a permuted scalarset.
 	perElement bool
+}
+
+// aliasGroup is the bindings of one alias rule, and how many chooses
+// enclose it: their entries must be present before it is evaluated.
+type aliasGroup struct {
+	decls   []*murphi.AliasDecl
+	chooses int
 }
 
 type chooseGuard struct {
@@ -276,7 +283,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		c.ruleset(d, d.Quants, ctx)
 	case *murphi.AliasRule:
 		n := *ctx
-		n.aliases = append(append([][]*murphi.AliasDecl(nil), ctx.aliases...), d.Aliases)
+		n.aliases = append(append([]aliasGroup(nil), ctx.aliases...), aliasGroup{decls: d.Aliases, chooses: len(ctx.chooses)})
 		for _, r := range d.Rules {
 			c.rule(r, &n)
 		}
@@ -385,18 +392,29 @@ func (c *compiler) constOf(x murphi.Expr) (int64, bool) {
 	return v.v, v.isConst
 }
 
-// prelude compiles the alias-rule bindings of ctx in the current unit.
+// prelude compiles the alias-rule bindings of ctx in the current unit, in
+// nesting order. A choose around an alias rule names an entry the aliases
+// may read, so its entry is checked first: a step reports true (stop) if
+// it is absent, and the rule instance is then not enabled.
 func (c *compiler) prelude(ctx *ruleCtx) []stmtFn {
 	var out []stmtFn
+	checked := 0
 	for _, group := range ctx.aliases {
-		out = append(out, c.bindAliases(group)...)
+		for _, present := range c.entryChecks(ctx.chooses[checked:group.chooses]) {
+			out = append(out, func(mc *Machine) bool { return !present(mc) })
+		}
+		checked = group.chooses
+		out = append(out, c.bindAliases(group.decls)...)
 	}
 	return out
 }
 
-func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn {
+func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn { return c.entryChecks(ctx.chooses) }
+
+// entryChecks compiles tests that the choose entries are present.
+func (c *compiler) entryChecks(chooses []chooseGuard) []boolFn {
 	var out []boolFn
-	for _, g := range ctx.chooses {
+	for _, g := range chooses {
 		pl := c.place(g.multiset)
 		mt := pl.typ
 		entry := 1 + SlotSize(mt.Elem)

@@ -355,7 +355,9 @@ func (mc *Machine) guard(rule *Rule) bool {
 	}
 	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
-		s(mc)
+		if s(mc) {
+			return false // a choose entry the aliases read is absent
+		}
 	}
 	if rule.Guard == nil {
 		return true
