@@ -520,6 +520,14 @@ func (g *gen) alias(inner func()) bool {
 	if g.isWritable(d) {
 		k = sAlias
 	}
+	if g.chance(25) {
+		// An alias of a value, evaluated when the alias is entered: read
+		// like a quantified name (it is no variable).
+		for dt = g.simpleType(); dt.kind == kUnion; dt = g.simpleType() {
+			// a union expression may have a member's type
+		}
+		d, k = g.expr(dt, 1), sQuant
+	}
 	g.line("alias %s: %s do", name, d)
 	g.scope = append(g.scope, &sym{name: name, t: dt, kind: k})
 	inner()

@@ -125,7 +125,7 @@ func (g *gen) ruleDecl(nest int) {
 		// A removal is the typical choose rule.
 		g.chooseRule(k, m)
 		if g.chance(40) {
-			g.simpleRule()
+			g.ruleDecl(nest + 1)
 		}
 		g.ind--
 		g.line("endchoose;")
