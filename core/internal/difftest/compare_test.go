@@ -15,6 +15,7 @@ import (
 	"github.com/locus-mc/locus/core/internal/reference"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/symmetry"
 	"github.com/locus-mc/locus/core/verify"
 )
 
@@ -86,7 +87,7 @@ func compare(src string, gm modelgen.Model) outcome {
 		}
 	}
 	sym := opts.Symmetry && ref.Symmetric()
-	lg, problems, tooBig := locusGraph(m, ref, sym, opts.PerRule, maxStates, deadline)
+	lg, problems, tooBig := locusGraph(m, ref, sym, opts.PerRule, symmetry.Exact, maxStates, deadline)
 	if !deadline.IsZero() && time.Now().After(deadline) {
 		out.skipped = "out of time"
 		return out
@@ -97,6 +98,16 @@ func compare(src string, gm modelgen.Model) outcome {
 	}
 	out.problems = append(out.problems, problems...)
 	out.problems = append(out.problems, diffGraphs(rg, lg)...)
+	if sym {
+		// Heuristic reduction may keep several representatives of an
+		// orbit, but each must stay in it and behave as the orbit does.
+		hg, problems, tooBig := locusGraph(m, ref, sym, false, symmetry.Heuristic, 4*maxStates, deadline)
+		if hg != nil && !tooBig {
+			for _, p := range append(problems, diffGraphs(rg, hg)...) {
+				out.problems = append(out.problems, "heuristic symmetry: "+p)
+			}
+		}
+	}
 	if len(out.problems) > 0 {
 		return out // the graphs already disagree: the counts will too
 	}
@@ -254,6 +265,23 @@ func diffResults(src string, m *compile.Model, gm modelgen.Model, rr *reference.
 			if n != 0 && rr.Covers[p] == 0 {
 				out = append(out, fmt.Sprintf("cover at %s: Locus counts %d, reference 0", m.Position(p), n))
 			}
+		}
+	}
+	if sym && !rr.SymmetryOff && gm.Bound == 0 {
+		// Heuristic symmetry reduction may keep more states, never fewer,
+		// and must reach the same verdict.
+		h := o
+		h.Symmetry = "heuristic"
+		hr, ok := runLocus(src, h, deadline)
+		switch {
+		case !ok:
+			out = append(out, "Locus with heuristic symmetry hangs")
+		case hr == nil:
+			out = append(out, slowLocus)
+		case hr.Verdict != rr.Verdict:
+			out = append(out, fmt.Sprintf("heuristic symmetry: verdict %s %v, reference %s", hr.Verdict, kinds(hr), rr.Verdict))
+		case rr.Verdict == "pass" && (hr.States == nil || *hr.States < rr.States):
+			out = append(out, fmt.Sprintf("heuristic symmetry: %s states, fewer than the %d orbits", statesText(hr), rr.States))
 		}
 	}
 	if rr.Verdict == "pass" && gm.Bound == 0 {

@@ -58,10 +58,10 @@ func build(m *compile.Model, t *murphi.Type, slots []int64, pos *int) *reference
 }
 
 // canonicalizer is the normalisation Locus's engines apply to each state:
-// exact symmetry reduction, else multiset sorting.
-func canonicalizer(m *compile.Model, sym bool) func([]int64) {
+// symmetry reduction in the given mode, else multiset sorting.
+func canonicalizer(m *compile.Model, sym bool, mode symmetry.Mode) func([]int64) {
 	if sym {
-		if r := symmetry.New(m, symmetry.Exact); r != nil {
+		if r := symmetry.New(m, mode); r != nil {
 			return r.Canonicalize
 		}
 	}
@@ -72,9 +72,10 @@ func canonicalizer(m *compile.Model, sym bool) func([]int64) {
 // state is kept packed (Locus's own encoding) and named by the reference's
 // canonical text; problems lists what is wrong on Locus's side alone: a
 // canonical form outside the state's orbit, two representatives of one
-// orbit, an expansion that reports one rule's error twice.
-func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxStates int, deadline time.Time) (g *reference.Graph, problems []string, tooBig bool) {
-	canon := canonicalizer(m, sym)
+// orbit (heuristic symmetry reduction may keep several: their outcomes
+// must agree), an expansion that reports one rule's error twice.
+func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, mode symmetry.Mode, maxStates int, deadline time.Time) (g *reference.Graph, problems []string, tooBig bool) {
+	canon := canonicalizer(m, sym, mode)
 	mc := m.NewMachine()
 	up := m.NewUnpacker()
 	g = &reference.Graph{Nodes: map[string]*reference.Node{}}
@@ -95,11 +96,13 @@ func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxSt
 		if t, ok := textOf[packed]; ok {
 			return t
 		}
-		if other, ok := packedOf[want]; ok && other != packed {
+		if other, ok := packedOf[want]; ok && other != packed && mode == symmetry.Exact {
 			problems = append(problems, "Locus keeps two representatives of one orbit: "+want)
 		}
 		textOf[packed], packedOf[want] = want, packed
-		g.Nodes[want] = nil
+		if _, ok := g.Nodes[want]; !ok {
+			g.Nodes[want] = nil
+		}
 		queue = append(queue, packed)
 		return want
 	}
@@ -126,7 +129,11 @@ func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxSt
 		queue = queue[1:]
 		up.Unpack([]byte(packed), cur)
 		node := &reference.Node{}
-		g.Nodes[textOf[packed]] = node
+		text := textOf[packed]
+		first := g.Nodes[text]
+		if first == nil {
+			g.Nodes[text] = node
+		}
 		props := func(kind string, list []*compile.Property) bool {
 			for _, p := range list {
 				ok, err := mc.Eval(p, cur)
@@ -142,6 +149,9 @@ func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxSt
 			return true
 		}
 		if !props("assume", m.Assumes) || !props("invariant", m.Invariants) {
+			if first != nil && first.Record() != node.Record() {
+				problems = append(problems, "two representatives of one orbit differ in "+node.Props)
+			}
 			continue
 		}
 		curText := ref.StateText(toValues(m, cur))
@@ -167,6 +177,9 @@ func locusGraph(m *compile.Model, ref *reference.Model, sym, perRule bool, maxSt
 			from = errRule + 1
 		}
 		sort.Strings(node.Steps)
+		if first != nil && first.Record() != node.Record() {
+			problems = append(problems, fmt.Sprintf("two representatives of one orbit step differently:\n%s---\n%s", first.Record(), node.Record()))
+		}
 	}
 	return g, problems, false
 }
