@@ -180,7 +180,7 @@ func FuzzDifferential(f *testing.F) {
 	}
 	// A longer run affords larger models than the CI budget, within the
 	// 10 s the fuzzer gives one input.
-	maxStates, maxWork, timeBudget = 3000, 5_000_000, 6*time.Second
+	maxStates, maxWork, timeBudget = 3000, 5_000_000, 3*time.Second
 	f.Fuzz(func(t *testing.T, data []byte) {
 		gm := modelgen.Generate(modelgen.NewBytes(data))
 		o := compare(gm.Source, gm)

@@ -521,12 +521,11 @@ func (g *gen) alias(inner func()) bool {
 		k = sAlias
 	}
 	if g.chance(25) {
-		// An alias of a value, evaluated when the alias is entered: read
-		// like a quantified name (it is no variable).
+		// An alias of a value, evaluated when the alias is entered.
 		for dt = g.simpleType(); dt.kind == kUnion; dt = g.simpleType() {
 			// a union expression may have a member's type
 		}
-		d, k = g.expr(dt, 1), sQuant
+		d, k = g.expr(dt, 1), sValAlias
 	}
 	g.line("alias %s: %s do", name, d)
 	g.scope = append(g.scope, &sym{name: name, t: dt, kind: k})
@@ -590,7 +589,7 @@ func (g *gen) designator(want func(*typ) bool, writable bool) string {
 func (g *gen) designatorT(want func(*typ) bool, writable bool, out **typ) string {
 	var cands []*sym
 	for _, s := range g.scope {
-		if s.kind == sChoose || s.kind == sQuant || s.t == nil {
+		if s.kind == sChoose || s.kind == sQuant || s.kind == sValAlias || s.t == nil {
 			continue
 		}
 		if writable && !g.writableOK(s) {
@@ -858,7 +857,7 @@ func (g *gen) leaf(t *typ) string {
 	}
 	var cands []*sym
 	for _, s := range g.scope {
-		if s.kind == sQuant && assignable(t, s.t) {
+		if (s.kind == sQuant || s.kind == sValAlias) && assignable(t, s.t) {
 			cands = append(cands, s)
 		}
 	}

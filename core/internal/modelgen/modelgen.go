@@ -250,6 +250,9 @@ const (
 	sAlias // of a designator: writable
 	sValue // alias of a value, choose index: read-only
 	sChoose
+	// sValAlias is an alias of a value: read like a quantified name, but
+	// its value need not lie in its type's range.
+	sValAlias
 )
 
 type sym struct {
