@@ -252,6 +252,19 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		p := &Property{Pos: d.Pos(), PerElement: ctx.perElement}
 		p.Pre = c.prelude(ctx)
 		p.Cond = c.cond(d.Cond)
+		// Inside a choose, an instance exists only while its entry is
+		// present, as for rules: an absent one holds vacuously as an
+		// invariant or assumption, and is not satisfied as a cover or
+		// liveness property.
+		p.Vacuous = d.Kind == murphi.INVARIANT || d.Kind == murphi.ASSUME
+		if len(ctx.chooses) > 0 {
+			present, cond := andAll(c.chooseGuards(ctx)), p.Cond
+			if p.Vacuous {
+				p.Cond = func(mc *Machine) bool { return !present(mc) || cond(mc) }
+			} else {
+				p.Cond = func(mc *Machine) bool { return present(mc) && cond(mc) }
+			}
+		}
 		p.Frame = c.endUnit()
 		switch d.Kind {
 		case murphi.INVARIANT:

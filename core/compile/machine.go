@@ -401,7 +401,9 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 	mc.Load(slots)
 	mc.enter(p.Frame, span{})
 	for _, s := range p.Pre {
-		s(mc)
+		if s(mc) {
+			return p.Vacuous, nil // a choose entry the aliases read is absent
+		}
 	}
 	return p.Cond(mc), nil
 }

@@ -152,6 +152,10 @@ type Property struct {
 	// DeclName is the name of the declaration the instance comes from,
 	// without its ruleset parameters.
 	DeclName string
+	// Vacuous is the instance's value when a choose entry it is declared
+	// in is absent (there is no such instance then): true for invariants
+	// and assumptions, false for covers and liveness.
+	Vacuous bool
 	// PerElement marks an instance of a property inside a ruleset over a
 	// scalarset: alone it is not invariant under symmetry (only the set of
 	// its instances is), so engines that reduce by symmetry must treat the

@@ -330,7 +330,11 @@ func (m *Model) holds(state []*Value, in *Instance, covers map[murphi.Pos]int64)
 	mc := m.newMachine(state, covers)
 	o := run(func() {
 		if !mc.enter(in) {
-			ok = true
+			// A choose entry it is declared in is absent: there is no
+			// such instance, so an invariant or assumption holds and a
+			// cover or liveness property is not satisfied.
+			k := in.prop.Kind
+			ok = k == murphi.INVARIANT || k == murphi.ASSUME
 			return
 		}
 		ok = mc.cond(in.prop.Cond)
