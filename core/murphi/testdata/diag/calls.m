@@ -27,4 +27,10 @@ end;
 rule bump /* ERROR "function bump changes the state, so it cannot be called in a rule guard" */ () ==> begin end;
 rule viaParam /* ERROR "function viaParam changes the state" */ (x) ==> begin end;
 invariant bump /* ERROR "function bump changes the state, so it cannot be called in" */ ();
+alias b: bump /* ERROR "function bump changes the state, so it cannot be called in an alias rule's binding" */ () do
+  rule begin x := 0 end;
+end;
+alias c: f(x) do
+  rule begin x := 0 end;
+end;
 rule f(x) ==> begin end;
