@@ -499,17 +499,22 @@ func (g *gen) whileStmt(depth int) {
 }
 
 func (g *gen) aliasStmt(depth int) {
-	if !g.alias(func() { g.block(depth) }) {
+	if !g.alias(false, func() { g.block(depth) }) {
 		g.assign()
 	}
 }
 
 // alias writes "alias a: designator do ... endalias" with inner generating
 // what is inside, the alias in scope; it reports false if there is no
-// designator to alias.
-func (g *gen) alias(inner func()) bool {
+// designator to alias. The bindings of an alias rule (pure) may not change
+// the state.
+func (g *gen) alias(pure bool, inner func()) bool {
 	save := len(g.scope)
 	defer func() { g.scope = g.scope[:save] }()
+	saveGuard := g.inGuard
+	g.inGuard = g.inGuard || pure
+	restore := func() { g.inGuard = saveGuard }
+	defer restore()
 	var dt *typ
 	d := g.designatorT(func(*typ) bool { return true }, false, &dt)
 	if d == "" {
@@ -527,6 +532,7 @@ func (g *gen) alias(inner func()) bool {
 		}
 		d, k = g.expr(dt, 1), sValAlias
 	}
+	restore() // the rules inside are not bindings
 	g.line("alias %s: %s do", name, d)
 	g.scope = append(g.scope, &sym{name: name, t: dt, kind: k})
 	inner()

@@ -108,7 +108,7 @@ func (g *gen) ruleDecl(nest int) {
 		g.inner(nest)
 		g.line("endruleset;")
 	case 7:
-		if !g.alias(func() { g.inner(nest) }) {
+		if !g.alias(true, func() { g.inner(nest) }) {
 			g.simpleRule()
 		}
 	case 8:
