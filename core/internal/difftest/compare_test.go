@@ -181,8 +181,16 @@ func indent(s string) string {
 // while: a model must never make Locus hang.
 func runLocus(src string, o verify.Options, deadline time.Time) (*verify.Result, bool) {
 	done := make(chan *verify.Result, 1)
+	grace := time.Minute // beyond the deadline, a run that goes on hangs
 	if deadline.IsZero() {
 		deadline = time.Now().Add(locusTimeout)
+	} else if timeBudget > 0 {
+		if time.Now().After(deadline) {
+			return nil, true // out of time already: do not start
+		}
+		// An engine notices cancellation between batches of states,
+		// which can take a while: it is left to stop in the background.
+		grace = time.Second
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
@@ -194,7 +202,10 @@ func runLocus(src string, o verify.Options, deadline time.Time) (*verify.Result,
 			return nil, true
 		}
 		return r, true
-	case <-time.After(time.Until(deadline) + time.Minute):
+	case <-time.After(time.Until(deadline) + grace):
+		if timeBudget > 0 {
+			return nil, true // slow; it stops at its next check
+		}
 		return nil, false // it ignores cancellation too; leave it running
 	}
 }

@@ -183,10 +183,15 @@ func FuzzDifferential(f *testing.F) {
 	maxStates, maxWork, timeBudget = 3000, 5_000_000, 3*time.Second
 	f.Fuzz(func(t *testing.T, data []byte) {
 		gm := modelgen.Generate(modelgen.NewBytes(data))
+		name := fmt.Sprintf("%x", sha256.Sum256(data))[:16]
+		// The fuzzer kills a worker after 10 s on one input: keep the
+		// model before that happens, to see what was slow.
+		slowTimer := time.AfterFunc(8*time.Second, func() { save(t, "slow-"+name+".m", gm) })
+		defer slowTimer.Stop()
 		o := compare(gm.Source, gm)
 		tally(o)
 		if len(o.problems) > 0 {
-			save(t, fmt.Sprintf("fuzz-%x.m", sha256.Sum256(data))[:21]+".m", gm)
+			save(t, "fuzz-"+name+".m", gm)
 			t.Fatalf("(symmetry=%v deadlock=%s maxerrors=%d bound=%d):\n%s\n--- model:\n%s",
 				gm.Symmetry, gm.Deadlock, gm.MaxErrors, gm.Bound, strings.Join(o.problems, "\n"), gm.Source)
 		}
