@@ -5,7 +5,6 @@ package reference
 import (
 	"fmt"
 	"math/big"
-	"time"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -89,13 +88,7 @@ func (mc *machine) step(pos murphi.Pos) {
 
 // work counts one unit (a statement, an iteration, a call, an execution)
 // against the search's budget.
-func (mc *machine) work() {
-	m := mc.m
-	m.work++
-	if m.work > m.maxWork || m.work%4096 == 0 && !m.deadline.IsZero() && time.Now().After(m.deadline) {
-		panic(tooMuchWork{})
-	}
-}
+func (mc *machine) work() { mc.m.spend(1) }
 
 func (mc *machine) typeOf(x murphi.Expr) *murphi.Type { return mc.m.info.Types[x].Type }
 

@@ -39,6 +39,17 @@ type Model struct {
 	// gives up (ErrTooBig) beyond maxWork.
 	work, maxWork int64
 	deadline      time.Time
+	spent         int64 // calls of spend, to look at the clock now and then
+}
+
+// spend counts n units of work against the search's budget, and gives up
+// beyond it or past the deadline.
+func (m *Model) spend(n int64) {
+	m.work += n
+	m.spent++
+	if m.work > m.maxWork || m.spent%1024 == 0 && !m.deadline.IsZero() && time.Now().After(m.deadline) {
+		panic(tooMuchWork{})
+	}
 }
 
 // Instance is one start state, rule or property with its enclosures.

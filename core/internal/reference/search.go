@@ -536,6 +536,7 @@ func (m *Model) Graph(opts Options) (g *Graph, err error) {
 			g.Starts = append(g.Starts, "-> "+visit(st))
 		}
 	}
+	checked := 0
 	for len(queue) > 0 {
 		if len(g.Nodes) > opts.maxStates() {
 			return nil, ErrTooBig
@@ -549,8 +550,11 @@ func (m *Model) Graph(opts Options) (g *Graph, err error) {
 			visit(s)
 		}
 		node.succs = nil
-		if sym && g.Asymmetric == "" {
+		if sym && g.Asymmetric == "" && checked < maxSymmetryChecks {
+			// Under every permutation, at the first states reached (at
+			// all of them would cost a search per permutation).
 			g.Asymmetric = m.checkSymmetric(cur, node)
+			checked++
 		}
 	}
 	return g, nil
@@ -598,6 +602,9 @@ type nodeWork struct {
 	*Node
 	succs [][]*Value
 }
+
+// maxSymmetryChecks is how many states Graph checks for symmetry.
+const maxSymmetryChecks = 200
 
 // checkSymmetric checks that every image of st under a permutation behaves
 // as st does, permuted: the same assumption and invariant outcomes, the

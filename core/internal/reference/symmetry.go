@@ -148,10 +148,7 @@ func (m *Model) canonical(state []*Value, symmetry, count bool) ([]*Value, strin
 	bestText := m.StateText(best)
 	if symmetry {
 		if count {
-			m.work += int64(len(m.perms))
-			if m.work > m.maxWork {
-				panic(tooMuchWork{})
-			}
+			m.spend(int64(len(m.perms)))
 		}
 		for _, p := range m.perms {
 			img := p.applyState(state)
