@@ -76,7 +76,7 @@ type Checker struct {
 // diagnostics (errors and warnings); if the list has errors the model must
 // not be compiled.
 func Check(m *Model) (out *Checked, errs ErrorList) {
-	r := &reporter{file: m.File, max: MaxErrors}
+	r := newReporter(m.File)
 	c := &Checker{
 		r: r,
 		info: &Info{
@@ -107,8 +107,14 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			hasStart = true
 		}
 	}
-	if !hasStart && len(m.Decls) > 0 {
-		r.warnf(NoPos, "the model has no startstate, so no states are reachable")
+	// The Murphi manual makes a model without a startstate an error (Rumur
+	// only warns, then explores nothing and reports a pass).
+	end := Pos(len(m.File.Src))
+	switch {
+	case len(m.Decls) == 0:
+		r.errorf(end, "the model is empty: a Murphi model needs at least a startstate and a rule")
+	case !hasStart:
+		r.errorf(end, "the model has no startstate, so no state is reachable; add one, such as: startstate begin ... end;")
 	}
 	return out, r.list
 }
