@@ -40,7 +40,22 @@ type Options struct {
 	// a snapshot of the run; it must return quickly.
 	Progress      func(Progress) `json:"-"`
 	ProgressEvery int64          `json:"progress_every_ms,omitempty"`
+
+	// OnStage, if set, is called as each stage starts: StageParse,
+	// StageCheck, StageCompile, StageSearch. The front-end stages do not
+	// watch the context (each is bounded in time by the front end's size
+	// limits), so a front end that must stop at once uses this to say where
+	// the run was.
+	OnStage func(stage string) `json:"-"`
 }
+
+// Stages of a check, as passed to Options.OnStage.
+const (
+	StageParse   = "parsing"
+	StageCheck   = "type-checking"
+	StageCompile = "compiling"
+	StageSearch  = "searching"
+)
 
 // Progress is one sample of a running exploration.
 type Progress struct {
