@@ -5,11 +5,13 @@ package main
 import (
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
 
 func init() {
+	killAfter = 2 * time.Second
 	testCrash = func() {
 		switch os.Getenv("LOCUS_TEST_CRASH") {
 		case "panic": // in the main goroutine, outside the engine's recover
@@ -28,6 +30,7 @@ func init() {
 			}
 			time.Sleep(time.Minute)
 		case "stack": // a Go stack overflow
+			debug.SetMaxStack(16 << 20) // reach it soon
 			var f func(int) int
 			f = func(n int) int { return f(n+1) + 1 }
 			f(0)

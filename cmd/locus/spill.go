@@ -62,8 +62,8 @@ func (s *spillFS) open() (storagefs.FS, error) {
 	}
 	fs, err := storagefs.NewOS(dir, storagefs.Options{})
 	if err != nil {
+		os.Remove(dir + ".lock")
 		unlockFile(lock)
-		os.Remove(lock.Name())
 		s.err = err
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *spillFS) Remove() {
 	}
 	s.fs.Close()
 	os.RemoveAll(s.dir)
-	os.Remove(s.lock.Name())
+	os.Remove(s.dir + ".lock") // (the lock was made under another name)
 	unlockFile(s.lock)
 	s.fs = nil
 	// An engine still running after an interrupt must not make another.

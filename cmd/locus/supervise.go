@@ -31,8 +31,9 @@ const childEnv = "LOCUS_SUPERVISED"
 // statusFD is the child's end of the status pipe (the first ExtraFiles entry).
 const statusFD = 3
 
-// killAfter is how long an interrupted child may take before it is killed.
-const killAfter = 10 * time.Second
+// killAfter is how long an interrupted child may take before it is killed
+// (shortened by the crash tests).
+var killAfter = 10 * time.Second
 
 // reportStatus tells the supervisor, if any, that this child ends normally
 // with exit status code.
