@@ -66,6 +66,10 @@ type Checker struct {
 	sideEffect string
 	writes     *bool // where to record global writes of the current function
 
+	// bodyDone holds the procedures and functions whose bodies are
+	// checked: only those may be run at check time (see fold.go).
+	bodyDone map[*ProcDecl]bool
+
 	stateLeaves uint64
 	// later maps top-level names to where they are declared, to explain
 	// a use before the declaration.
@@ -85,7 +89,8 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			WritesGlobal: make(map[*ProcDecl]bool),
 			WritesParam:  make(map[*Object]bool),
 		},
-		ordinal: 1,
+		ordinal:  1,
+		bodyDone: make(map[*ProcDecl]bool),
 	}
 	out = &Checked{Model: m, Info: c.info}
 	c.out = out
@@ -355,6 +360,7 @@ func (c *Checker) procDecl(d *ProcDecl) {
 	c.stmts(d.Body)
 	c.closeScope()
 	c.info.WritesGlobal[d] = writes
+	c.bodyDone[d] = true
 	c.fn, c.fnResult, c.inRule, c.writes = saveFn, saveRes, saveRule, saveWrites
 	c.closeScope()
 }
