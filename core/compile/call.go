@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/internal/stackyield"
 )
 
 type proc struct {
@@ -116,10 +117,12 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		}
 		mc.depth++
 		mc.levels += levels
-		mc.sinceYield += levels
-		if mc.sinceYield > yieldLevels {
-			yieldStack()
-			mc.sinceYield = 0
+		if stackyield.Enabled {
+			mc.sinceYield += levels
+			if mc.sinceYield > yieldLevels {
+				stackyield.Yield()
+				mc.sinceYield = 0
+			}
 		}
 		base := mc.sp
 		need := base + p.frame
@@ -149,7 +152,9 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		mc.sp = base
 		mc.depth--
 		mc.levels -= levels
-		mc.sinceYield = max(mc.sinceYield-levels, 0)
+		if stackyield.Enabled {
+			mc.sinceYield = max(mc.sinceYield-levels, 0)
+		}
 		if p.isFunc && !returned {
 			panic(missing)
 		}

@@ -66,6 +66,12 @@ const MaxCallDepth = 10000
 // few hundred bytes).
 const MaxCallLevels = 64 * MaxCallDepth
 
+// yieldLevels is how many levels of nested calls run between two yields of
+// the stack under js/wasm (see internal/stackyield): a few hundred levels
+// of compiled code are a few thousand frames at most, well inside a Web
+// Worker's stack.
+const yieldLevels = 256
+
 // DefaultStepLimit bounds the loop iterations and calls of one rule firing
 // (or start state, or property evaluation), so that nested loops cannot
 // hang the checker.
@@ -95,7 +101,7 @@ type Machine struct {
 	depth     int // nested calls
 	levels    int // levels of compiled code the nested calls hold (MaxCallLevels)
 	// sinceYield counts the levels entered since the stack was last
-	// yielded (see yieldStack).
+	// yielded (js/wasm only).
 	sinceYield int
 }
 

@@ -10,12 +10,17 @@ package murphi
 
 import (
 	"fmt"
+
+	"github.com/locus-mc/locus/internal/stackyield"
 )
 
 // Limits of one check-time evaluation.
 const (
 	foldMaxSteps = 1 << 20 // loop iterations and calls
 	foldMaxDepth = 1000    // nested calls
+	// foldYieldEvery is how many nested calls run between two yields of
+	// the stack under js/wasm (see internal/stackyield).
+	foldYieldEvery = 32
 )
 
 // folder evaluates one constant expression.
@@ -219,6 +224,10 @@ func (f *folder) call(x *CallExpr, caller env) int64 {
 	f.depth++
 	if f.depth > foldMaxDepth {
 		f.fail("its calls nest more than %d deep", foldMaxDepth)
+	}
+	if f.depth%foldYieldEvery == 0 {
+		// Any path down the calls yields within foldYieldEvery of them.
+		stackyield.Yield()
 	}
 	e := env{}
 	i := 0

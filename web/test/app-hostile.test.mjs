@@ -120,6 +120,13 @@ test('nesting at the front end\'s limit runs in one Worker after its stack has g
   // Worker's call stack): the worst case for the front end's recursion.
   const jobs = [{ name: 'recursion 10000 calls deep', source: recursion(9999) }];
   for (const s of shapes) jobs.push({ name: s.name, source: s.model(s.deepest) });
+  // The checker runs this type bound's 1000 nested calls (its limit).
+  jobs.push({ name: 'recursion 1000 deep in a type bound', source: `function r(n: 0..999): 0..999; begin if n = 0 then return 0; endif; return r(n - 1) + 1; end;
+type t: 0 .. r(999);
+var x: t;
+startstate begin x := 0; end;
+rule begin x := (x + 1) % 1000; end;
+` });
   for (const s of shapes) jobs.push({ name: s.name + ' past the limit', source: s.model(s.deepest + 10) });
   const out = await checkInWorker(page, jobs);
   assert.equal(out.length, jobs.length, `the Worker died: ${JSON.stringify(out.at(-1))}`);
