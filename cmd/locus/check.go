@@ -354,7 +354,7 @@ func guaranteeText(res *verify.Result) string {
 }
 
 func printLocality(w io.Writer, l *job.Locality) {
-	fmt.Fprintf(w, "Locality:     %s states, %s transitions (Penna et al. §3)\n", commas(l.States), commas(l.Transitions))
+	fmt.Fprintf(w, "Locality:     %s states, %s transitions, %s rules fired that left the state unchanged (not counted; Penna et al. §3)\n", commas(l.States), commas(l.Transitions), commas(l.SelfLoops))
 	fmt.Fprintf(w, "              %-5s %-12s %-12s\n", "k", "E{Δ(k)}", "σ(k)")
 	for _, d := range l.Delta {
 		fmt.Fprintf(w, "              %-5d %-12.6g %-12.6g\n", d.K, d.Mean, d.StdDev)

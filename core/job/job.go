@@ -219,8 +219,12 @@ type Locality struct {
 	// States is the number of states averaged over: reachable states with
 	// at least one transition (a state with none has no fractions).
 	States int64 `json:"states"`
-	// Transitions is the number of transitions (rules fired).
+	// Transitions is the number of transitions: rules fired that lead to
+	// another state.
 	Transitions int64 `json:"transitions"`
+	// SelfLoops is the number of rules fired that left the state unchanged
+	// (not transitions here, as in the paper's measurements).
+	SelfLoops int64 `json:"self_loops"`
 	// Delta holds E{Δ(k)} and σ(k) for k = -1, 0, 1.
 	Delta []LocalityK `json:"delta"`
 	// SumAvg is E{Δ(-1)} + E{Δ(0)} + E{Δ(1)}: the expected share of
