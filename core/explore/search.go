@@ -445,6 +445,7 @@ func (s *searcher) finish() *Result {
 	}
 	r.OmissionBound = vs.OmissionBound
 	r.PeakBytes = s.b.Peak()
+	r.VisitedBytes = s.visited.Bytes()
 	qs := s.front.Stats()
 	tw, tr := s.trail.IO()
 	r.DiskWritten, r.DiskRead = qs.BytesWritten+tw, qs.BytesRead+tr

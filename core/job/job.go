@@ -141,6 +141,7 @@ type Result struct {
 	OmissionBound float64 `json:"omission_bound,omitempty"` // hash compaction: P(some state omitted) <= this
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
 	PeakBytes     int64   `json:"peak_bytes"`               // engine-accounted peak: visited set + queues + traces
+	VisitedBytes  int64   `json:"visited_bytes,omitempty"`  // the visited set's memory at the end
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`  // the budget the run had; 0 = unlimited
 	RSSBytes      int64   `json:"rss_bytes,omitempty"`      // process peak resident set (filled by the CLI)
 	Algorithm     string  `json:"algorithm"`
