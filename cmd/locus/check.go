@@ -177,7 +177,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 
 // stopGrace is how long an interrupted search may take to stop by itself
 // (it then reports its counts); the front end's stages are not waited for.
-const stopGrace = 2 * time.Second
+const stopGrace = 5 * time.Second
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	cf, code, ok := parseCheckFlags(args, stderr)
