@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -229,7 +228,19 @@ func checkTitle(where string, t *string) (string, error) {
 	return s, nil
 }
 
-var optionKey = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+// optionKey reports whether k is a lowercase name: [a-z][a-z0-9_]{0,31}.
+// (No regexp: it would add 0.2 MB to the Worker, whose size is limited.)
+func optionKey(k string) bool {
+	if len(k) == 0 || len(k) > 32 || k[0] < 'a' || k[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(k); i++ {
+		if c := k[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // checkOptions accepts a flat object of strings, numbers and booleans: the
 // edge stores the app's options without interpreting them (the app checks
@@ -240,7 +251,7 @@ func checkOptions(where string, opts map[string]any) (map[string]any, error) {
 	}
 	out := make(map[string]any, len(opts))
 	for k, v := range opts {
-		if !optionKey.MatchString(k) {
+		if !optionKey(k) {
 			return nil, inputErrorf("%s has a key that is not a lowercase name", where)
 		}
 		switch v := v.(type) {

@@ -11,7 +11,7 @@ import (
 	"html"
 	"log"
 	"net/http"
-	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -80,10 +80,25 @@ func storedTitle(stored string) string {
 	return modelTitle(d.Options)
 }
 
-var (
-	headTag  = regexp.MustCompile(`(?i)<head(\s[^>]*)?>`)
-	titleTag = regexp.MustCompile(`(?is)<title>.*?</title>`)
-)
+// afterTag returns the index just past the first <name> or <name ...> tag
+// in page (ASCII case-insensitive), or -1.
+func afterTag(page []byte, name string) int {
+	lower := asciiLower(page)
+	for from := 0; ; {
+		i := bytes.Index(lower[from:], []byte("<"+name))
+		if i < 0 {
+			return -1
+		}
+		i += from + 1 + len(name)
+		if i < len(lower) && (lower[i] == '>' || lower[i] == ' ' || lower[i] == '\t' || lower[i] == '\n' || lower[i] == '\r') {
+			if end := bytes.IndexByte(lower[i:], '>'); end >= 0 {
+				return i + end + 1
+			}
+			return -1
+		}
+		from = i
+	}
+}
 
 // maxPageTitle keeps the page title to what a tab or a preview shows.
 const maxPageTitle = 80
@@ -100,9 +115,27 @@ func SharePage(shell []byte, title string) []byte {
 	head := []byte(`<base href="../">` + "\n" +
 		`<meta property="og:title" content="` + t + `">` + "\n" +
 		`<meta property="og:type" content="website">` + "\n")
-	out := titleTag.ReplaceAllLiteral(bytes.Clone(shell), []byte("<title>"+t+"</title>"))
-	if loc := headTag.FindIndex(out); loc != nil {
-		return append(out[:loc[1]:loc[1]], append(append([]byte("\n"), head...), out[loc[1]:]...)...)
+	out := bytes.Clone(shell)
+	if start := afterTag(out, "title"); start >= 0 {
+		if end := bytes.Index(asciiLower(out[start:]), []byte("</title>")); end >= 0 {
+			out = slices.Concat(out[:start], []byte(t), out[start+end:])
+		}
+	}
+	if at := afterTag(out, "head"); at >= 0 {
+		return slices.Concat(out[:at], []byte("\n"), head, out[at:])
 	}
 	return append(head, out...)
+}
+
+// asciiLower lowercases A-Z only, so indexes into the result are indexes
+// into b (bytes.ToLower may change the length of non-ASCII text).
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }

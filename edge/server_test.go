@@ -361,6 +361,15 @@ type failingKV struct{}
 func (failingKV) Get(string) (string, bool, error) { return "", false, errTest }
 func (failingKV) Put(string, string) error         { return errTest }
 
+func TestSharePageTags(t *testing.T) {
+	// Tags in any case, with attributes, after text whose lowercase is longer (İ).
+	got := string(SharePage([]byte("<!-- İİİ --><HTML><Head lang=x><TITLE>old</Title></HEAD><header>h</header>"), "new"))
+	want := "<!-- İİİ --><HTML><Head lang=x>\n<base href=\"../\">\n<meta property=\"og:title\" content=\"new · Locus\">\n<meta property=\"og:type\" content=\"website\">\n<TITLE>new · Locus</Title></HEAD><header>h</header>"
+	if got != want {
+		t.Errorf("SharePage =\n%q\nwant\n%q", got, want)
+	}
+}
+
 func TestSharePageWithoutHead(t *testing.T) {
 	got := string(SharePage([]byte("<p>x</p>"), "a & b"))
 	if !strings.HasPrefix(got, `<base href="../">`) || !strings.Contains(got, `content="a &amp; b · Locus"`) {
