@@ -193,29 +193,49 @@ test('the largest model round-trips through a short link and verifies in the bro
   }
 });
 
-test('a lesson is one link, shown as a list', async () => {
+test('a lesson made in the app is one link, shown as a list', async () => {
   const peterson = readFileSync(join(h.root, 'examples', 'peterson.m'), 'utf8');
   const mutex = readFileSync(join(h.root, 'examples', 'broken-mutex.m'), 'utf8');
-  const r = await share({ title: 'Week 3: <mutual> exclusion', models: [
-    { title: 'Peterson', model: peterson, options: { filename: 'peterson.m' } },
-    { title: 'A broken mutex', model: mutex, options: { filename: 'broken-mutex.m', algorithm: 'dfs' } },
-  ] });
-  assert.equal(r.status, 201);
-  const { id } = r.json();
+  const title = 'Week 3: <mutual> exclusion';
   const b = await h.launch({ width: 390, height: 844 });
   try {
+    // The teacher collects two examples and shares them as one link.
     const page = await b.context.newPage();
-    await h.openApp(page, `${base}/s/${id}`);
-    await page.locator('[data-testid=lesson]').waitFor();
-    assert.equal(await page.locator('[data-testid=lesson-title]').textContent(), 'Week 3: <mutual> exclusion');
-    assert.deepEqual(await page.locator('[data-testid=lesson-item] .title').allTextContents(), ['Peterson', 'A broken mutex']);
-    assert.equal(await page.title(), 'Week 3: <mutual> exclusion · Locus');
-    await page.waitForFunction((want) => window.locus.editor.getText() === want, peterson);
-    await page.locator('[data-testid=lesson-item]').nth(1).click();
-    await page.waitForFunction((want) => window.locus.editor.getText() === want, mutex);
-    assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'dfs');
-    assert.equal(await page.locator('[data-testid=lesson-item]').nth(1).getAttribute('aria-current'), 'true');
-    await h.screenshot(page, 'edge-2-lesson-phone');
+    await h.openApp(page, base + '/');
+    await h.pickExample(page, 'peterson.m');
+    await page.locator('[data-testid=share]').click();
+    await page.locator('[data-testid=lesson-add]').click();
+    await h.pickExample(page, 'broken-mutex.m');
+    await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
+    await page.locator('[data-testid=share]').click();
+    await page.locator('[data-testid=lesson-add]').click();
+    await page.locator('[data-testid=lesson-draft-title]').fill(title);
+    await page.locator('[data-testid=lesson-draft-title]').press('Tab');
+    await page.locator('[data-testid=lesson-share]').click();
+    await page.waitForFunction(() => /\/s\/[A-Za-z0-9_-]{16}$/.test(document.querySelector('[data-testid=share-url]').value));
+    const link = await page.locator('[data-testid=share-url]').inputValue();
+    console.log(`a lesson of 2 models made in the app -> ${link}`);
+    await h.screenshot(page, 'edge-2-lesson-made-phone');
+
+    // A student opens it.
+    const student = await b.context.newPage();
+    await h.openApp(student, link);
+    await student.locator('[data-testid=lesson]').waitFor();
+    assert.equal(await student.locator('[data-testid=lesson-title]').textContent(), title);
+    assert.deepEqual(await student.locator('[data-testid=lesson-item] .title').allTextContents(), ['peterson', 'broken-mutex']);
+    assert.equal(await student.title(), title + ' · Locus', 'the page title is the lesson\'s, escaped in the HTML and shown as typed');
+    await student.waitForFunction((want) => window.locus.editor.getText() === want, peterson);
+    await student.locator('[data-testid=lesson-item]').nth(1).click();
+    await student.waitForFunction((want) => window.locus.editor.getText() === want, mutex);
+    assert.equal(await student.locator('[data-testid=opt-algorithm]').inputValue(), 'dfs');
+    assert.equal(await student.locator('[data-testid=lesson-item]').nth(1).getAttribute('aria-current'), 'true');
+    await h.screenshot(student, 'edge-3-lesson-opened-phone');
+
+    // A link to nothing says so.
+    await student.goto('about:blank');
+    await h.openApp(student, `${base}/s/AAAAAAAAAAAAAAAA`);
+    await student.locator('[data-testid=notice]').waitFor({ state: 'visible' });
+    await student.waitForFunction(() => /No model is shared/.test(document.querySelector('[data-testid=notice]').textContent));
   } finally {
     await b.close();
   }
@@ -235,7 +255,7 @@ test('Share falls back to a link that holds the model when the server cannot be 
     await page.locator('[data-testid=share-message]:visible').waitFor();
     assert.match(await page.locator('[data-testid=share-message]').textContent(), /could not be reached, so this link holds the whole model/);
     assert.match(await page.locator('[data-testid=share-url]').inputValue(), /#m=[A-Za-z0-9_-]+&/);
-    await h.screenshot(page, 'edge-3-share-fallback');
+    await h.screenshot(page, 'edge-4-share-fallback');
   } finally {
     await b.close();
   }
