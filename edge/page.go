@@ -104,7 +104,9 @@ func afterTag(page []byte, name string) int {
 const maxPageTitle = 80
 
 // SharePage returns the app's page for a share titled title: a <base> so
-// the page's relative URLs point at the site's root from /s/{id}, and the
+// the page's relative URLs point at the site's root from /s/{id} (an
+// absolute path: the app may later replace the address with the root's,
+// and a relative base would then point above it), and the
 // title (HTML-escaped: it is text from whoever shared) in <title> and the
 // link-preview tags. The model text itself is never put in the page.
 func SharePage(shell []byte, title string) []byte {
@@ -112,7 +114,7 @@ func SharePage(shell []byte, title string) []byte {
 		title = string([]rune(title)[:maxPageTitle-1]) + "…"
 	}
 	t := html.EscapeString(title + " · Locus")
-	head := []byte(`<base href="../">` + "\n" +
+	head := []byte(`<base href="/">` + "\n" +
 		`<meta property="og:title" content="` + t + `">` + "\n" +
 		`<meta property="og:type" content="website">` + "\n")
 	out := bytes.Clone(shell)

@@ -297,7 +297,7 @@ func TestSharePage(t *testing.T) {
 	if !strings.Contains(r.body, want) || !strings.Contains(r.body, `<meta property="og:title" content="&lt;/title&gt;`) {
 		t.Errorf("the page lacks the escaped title %s:\n%s", want, r.body)
 	}
-	if !strings.Contains(r.body, "<head>\n<base href=\"../\">") || strings.Count(r.body, "<title>") != 1 {
+	if !strings.Contains(r.body, "<head>\n<base href=\"/\">") || strings.Count(r.body, "<title>") != 1 {
 		t.Errorf("the page lacks its <base> right after <head>:\n%s", r.body)
 	}
 
@@ -364,7 +364,7 @@ func (failingKV) Put(string, string) error         { return errTest }
 func TestSharePageTags(t *testing.T) {
 	// Tags in any case, with attributes, after text whose lowercase is longer (İ).
 	got := string(SharePage([]byte("<!-- İİİ --><HTML><Head lang=x><TITLE>old</Title></HEAD><header>h</header>"), "new"))
-	want := "<!-- İİİ --><HTML><Head lang=x>\n<base href=\"../\">\n<meta property=\"og:title\" content=\"new · Locus\">\n<meta property=\"og:type\" content=\"website\">\n<TITLE>new · Locus</Title></HEAD><header>h</header>"
+	want := "<!-- İİİ --><HTML><Head lang=x>\n<base href=\"/\">\n<meta property=\"og:title\" content=\"new · Locus\">\n<meta property=\"og:type\" content=\"website\">\n<TITLE>new · Locus</Title></HEAD><header>h</header>"
 	if got != want {
 		t.Errorf("SharePage =\n%q\nwant\n%q", got, want)
 	}
@@ -372,7 +372,7 @@ func TestSharePageTags(t *testing.T) {
 
 func TestSharePageWithoutHead(t *testing.T) {
 	got := string(SharePage([]byte("<p>x</p>"), "a & b"))
-	if !strings.HasPrefix(got, `<base href="../">`) || !strings.Contains(got, `content="a &amp; b · Locus"`) {
+	if !strings.HasPrefix(got, `<base href="/">`) || !strings.Contains(got, `content="a &amp; b · Locus"`) {
 		t.Errorf("SharePage without <head> = %q", got)
 	}
 	long := strings.Repeat("x", 200)

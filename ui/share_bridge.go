@@ -69,7 +69,7 @@ func online() bool {
 }
 
 // appRoot is the app's root URL (ending in '/'), also on /s/{id} pages,
-// whose <base href="../"> points there.
+// whose <base href="/"> points there.
 func appRoot() string {
 	return js.Global().Get("URL").New("./", js.Global().Get("document").Get("baseURI")).Get("href").String()
 }

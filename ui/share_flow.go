@@ -25,15 +25,17 @@ type ShareBoxState struct {
 	Message string // why the link is not what the mode asked for
 	Mode    string // the user's ShareMode ("" until read)
 	Open    bool
+	seq     int // the latest request: answers to older ones are dropped
 }
 
 // ShareMode is the user's choice of link.
 func (a *App) ShareMode() string {
 	if a.ShareBox.Mode == "" {
 		a.ShareBox.Mode = ShareAuto
+		saved := storageGet(shareModeKey)
 		for _, m := range ShareModes {
-			if v := storageGet(shareModeKey); v == m.Value {
-				a.ShareBox.Mode = v
+			if saved == m.Value {
+				a.ShareBox.Mode = saved
 			}
 		}
 	}
@@ -64,7 +66,7 @@ func (a *App) shareModel(s Shared) {
 	root := appRoot()
 	frag, fragErr := EncodeShare(s)
 	inLink := root + "#" + frag
-	a.ShareBox = ShareBoxState{Mode: a.ShareMode(), Open: true}
+	a.ShareBox = ShareBoxState{Mode: a.ShareMode(), Open: true, seq: a.ShareBox.seq + 1}
 	a.ShareURL = ""
 	a.ShareCopied = false
 	if !WantShortLink(a.ShareMode(), len(inLink), fragErr == nil) {
@@ -103,6 +105,8 @@ func (a *App) shareModel(s Shared) {
 // held) with the id, or with an error that reads "a short link could not
 // be made (why)".
 func (a *App) shortLink(root, body string, done func(id string, err error)) {
+	a.ShareBox.seq++
+	seq := a.ShareBox.seq
 	go func() {
 		status, text, err := httpDo("POST", root+"api/share", body)
 		id := ""
@@ -124,6 +128,9 @@ func (a *App) shortLink(root, body string, done func(id string, err error)) {
 			}
 		}
 		a.post(func() bool {
+			if seq != a.ShareBox.seq {
+				return false // the user shared again meanwhile
+			}
 			a.ShareBox.Busy = false
 			done(id, err)
 			return true
@@ -154,6 +161,7 @@ func (a *App) CopyShare() {
 
 // CloseShare hides the share box.
 func (a *App) CloseShare() {
+	a.ShareBox.seq++ // a link still being made is not wanted any more
 	a.ShareURL = ""
 	a.ShareBox.Open = false
 	a.ShareBox.Message = ""
@@ -281,7 +289,7 @@ func (a *App) ShareLesson() {
 		return
 	}
 	root := appRoot()
-	a.ShareBox = ShareBoxState{Mode: a.ShareMode(), Open: true, Busy: true}
+	a.ShareBox = ShareBoxState{Mode: a.ShareMode(), Open: true, Busy: true, seq: a.ShareBox.seq + 1}
 	a.ShareURL = ""
 	a.shortLink(root, string(body), func(id string, err error) {
 		if err != nil {

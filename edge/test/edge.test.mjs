@@ -93,7 +93,7 @@ test('share, fetch, and the same document always gets the same id', async () => 
   const page = await call('GET', `/s/${id}`);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type'), /^text\/html/);
-  assert.match(page.text, /<base href="\.\.\/">/);
+  assert.match(page.text, /<base href="\/">/);
   assert.match(page.text, /<title>flip\.m · Locus<\/title>/);
   assert.ok(!page.text.includes('<b>tiny</b>'), 'the page does not carry the model text');
 });
@@ -193,7 +193,7 @@ test('the largest model round-trips through a short link and verifies in the bro
   }
 });
 
-test('a lesson made in the app is one link, shown as a list', async () => {
+test('Share: always short by the setting, the fallback when the server is unreachable, and a lesson made in the app shown as a list', async () => {
   const peterson = readFileSync(join(h.root, 'examples', 'peterson.m'), 'utf8');
   const mutex = readFileSync(join(h.root, 'examples', 'broken-mutex.m'), 'utf8');
   const title = 'Week 3: <mutual> exclusion';
@@ -204,6 +204,18 @@ test('a lesson made in the app is one link, shown as a list', async () => {
     await h.openApp(page, base + '/');
     await h.pickExample(page, 'peterson.m');
     await page.locator('[data-testid=share]').click();
+    assert.match(await page.locator('[data-testid=share-url]').inputValue(), /#m=[A-Za-z0-9_-]+&/, 'a small model: the link holds it');
+    // "Always a short link" makes one at once; with the server unreachable
+    // Share falls back to the link that holds the model, and says why.
+    await page.locator('[data-testid=share-mode]').selectOption('short');
+    await page.waitForFunction(() => /\/s\/[A-Za-z0-9_-]{16}$/.test(document.querySelector('[data-testid=share-url]').value));
+    await page.route('**/api/share', (route) => route.abort('internetdisconnected'));
+    await page.locator('[data-testid=share]').click();
+    await page.locator('[data-testid=share-message]:visible').waitFor();
+    assert.match(await page.locator('[data-testid=share-message]').textContent(), /could not be reached, so this link holds the whole model/);
+    assert.match(await page.locator('[data-testid=share-url]').inputValue(), /#m=[A-Za-z0-9_-]+&/);
+    await h.screenshot(page, 'edge-4-share-fallback-phone');
+    await page.unroute('**/api/share');
     await page.locator('[data-testid=lesson-add]').click();
     await h.pickExample(page, 'broken-mutex.m');
     await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
@@ -236,26 +248,6 @@ test('a lesson made in the app is one link, shown as a list', async () => {
     await h.openApp(student, `${base}/s/AAAAAAAAAAAAAAAA`);
     await student.locator('[data-testid=notice]').waitFor({ state: 'visible' });
     await student.waitForFunction(() => /No model is shared/.test(document.querySelector('[data-testid=notice]').textContent));
-  } finally {
-    await b.close();
-  }
-});
-
-test('Share falls back to a link that holds the model when the server cannot be reached', async () => {
-  const b = await h.launch();
-  try {
-    const page = await b.context.newPage();
-    await h.openApp(page, base + '/');
-    await h.pickExample(page, 'peterson.m');
-    await page.locator('[data-testid=share]').click();
-    await page.locator('[data-testid=share-mode]').selectOption('short');
-    await page.waitForFunction(() => /\/s\/[A-Za-z0-9_-]{16}$/.test(document.querySelector('[data-testid=share-url]').value));
-    await page.route('**/api/share', (route) => route.abort('internetdisconnected'));
-    await page.locator('[data-testid=share]').click();
-    await page.locator('[data-testid=share-message]:visible').waitFor();
-    assert.match(await page.locator('[data-testid=share-message]').textContent(), /could not be reached, so this link holds the whole model/);
-    assert.match(await page.locator('[data-testid=share-url]').inputValue(), /#m=[A-Za-z0-9_-]+&/);
-    await h.screenshot(page, 'edge-4-share-fallback');
   } finally {
     await b.close();
   }
