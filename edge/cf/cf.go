@@ -9,7 +9,6 @@ package cf
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"github.com/syumai/workers/cloudflare/kv"
 
 	"github.com/locus-mc/locus/edge"
+	"github.com/locus-mc/locus/internal/jsutil"
 )
 
 // Serve serves h as the Worker's fetch handler and never returns.
@@ -64,33 +64,11 @@ func NewLimiter(binding string) edge.Limiter {
 }
 
 func (l limiter) Allow(key string) (bool, error) {
-	v, err := await(l.b.Call("limit", map[string]any{"key": key}))
+	v, err := jsutil.Await(l.b.Call("limit", map[string]any{"key": key}))
 	if err != nil {
 		return false, err
 	}
 	return v.Get("success").Truthy(), nil
-}
-
-// await blocks the goroutine until p settles.
-func await(p js.Value) (js.Value, error) {
-	type settled struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan settled, 1)
-	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{v: args[0]}
-		return nil
-	})
-	catch := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{err: errors.New(args[0].Call("toString").String())}
-		return nil
-	})
-	defer then.Release()
-	defer catch.Release()
-	p.Call("then", then, catch)
-	s := <-ch
-	return s.v, s.err
 }
 
 // Assets returns the app's page and a handler for the rest of the site,
