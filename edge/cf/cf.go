@@ -10,13 +10,11 @@ package cf
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"syscall/js"
 
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
-	"github.com/syumai/workers/cloudflare/fetch"
 	"github.com/syumai/workers/cloudflare/kv"
 
 	"github.com/locus-mc/locus/edge"
@@ -72,48 +70,78 @@ func (l limiter) Allow(key string) (bool, error) {
 }
 
 // Assets returns the app's page and a handler for the rest of the site,
-// both read through the static-assets binding.
+// both read through the static-assets binding's fetch. (Not through
+// net/http's Client: that links its whole transport, HTTP/2 and TLS
+// included, and made the Worker 2.9 MB compressed instead of 1.8 MB.)
 func Assets(binding string) (shell func(context.Context) ([]byte, error), static http.Handler) {
-	client := fetch.NewClient(fetch.WithBinding(cloudflare.GetBinding(binding))).HTTPClient(fetch.RedirectModeManual)
-	shell = func(ctx context.Context) ([]byte, error) {
+	b := cloudflare.GetBinding(binding)
+	get := func(method, path string, header http.Header) (status int, h http.Header, body []byte, err error) {
+		if b.IsUndefined() || b.IsNull() {
+			return 0, nil, nil, fmt.Errorf("no assets binding %s", binding)
+		}
+		init := js.Global().Get("Object").New()
+		init.Set("method", method)
+		headers := js.Global().Get("Headers").New()
+		for k, vs := range header {
+			for _, v := range vs {
+				headers.Call("append", k, v)
+			}
+		}
+		init.Set("headers", headers)
+		// The host is ignored: the binding serves the Worker's own assets.
+		res, err := jsutil.Await(b.Call("fetch", "https://assets.invalid"+path, init))
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		h = http.Header{}
+		it := res.Get("headers").Call("entries")
+		for {
+			e := it.Call("next")
+			if e.Get("done").Bool() {
+				break
+			}
+			kv := e.Get("value")
+			h.Add(http.CanonicalHeaderKey(kv.Index(0).String()), kv.Index(1).String())
+		}
+		buf, err := jsutil.Await(res.Call("arrayBuffer"))
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		u8 := js.Global().Get("Uint8Array").New(buf)
+		body = make([]byte, u8.Length())
+		js.CopyBytesToGo(body, u8)
+		return res.Get("status").Int(), h, body, nil
+	}
+	shell = func(context.Context) ([]byte, error) {
 		// "/" rather than "/index.html": the assets service redirects the
 		// latter to the former.
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://assets.invalid/", nil)
-		if err != nil {
-			return nil, err
+		status, _, body, err := get(http.MethodGet, "/", nil)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("the assets binding answered %d for /", status)
 		}
-		res, err := client.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		defer res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("the assets binding answered %s for /", res.Status)
-		}
-		return io.ReadAll(res.Body)
+		return body, err
 	}
 	static = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body io.Reader
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			body = r.Body
-		}
-		req, err := http.NewRequestWithContext(r.Context(), r.Method, "https://assets.invalid"+r.URL.RequestURI(), body)
-		if err != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "Method not allowed.", http.StatusMethodNotAllowed)
 			return
 		}
-		req.Header = r.Header.Clone()
-		res, err := client.Do(req)
+		status, h, body, err := get(r.Method, r.URL.RequestURI(), r.Header)
 		if err != nil {
-			http.Error(w, "the site's files are not available", http.StatusBadGateway)
+			http.Error(w, "The site's files are not available.", http.StatusBadGateway)
 			return
 		}
-		defer res.Body.Close()
-		for k, vs := range res.Header {
-			w.Header()[k] = vs
+		for k, vs := range h {
+			// The body arrives decoded and is sent whole.
+			if k != "Content-Encoding" && k != "Content-Length" && k != "Transfer-Encoding" {
+				w.Header()[k] = vs
+			}
 		}
-		w.WriteHeader(res.StatusCode)
-		io.Copy(w, res.Body)
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			w.Write(body)
+		}
 	})
 	return shell, static
 }
