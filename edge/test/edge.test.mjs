@@ -146,6 +146,8 @@ test('CORS is limited to the app\'s own origin', async () => {
 test('the largest model round-trips through a short link and verifies in the browser with the CLI\'s counts', async () => {
   const sci = readFileSync(sciPath, 'utf8');
   const native = h.nativeCheck(sciPath);
+  const t0 = Date.now();
+  const since = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   const b = await h.launch();
   try {
     const page = await b.context.newPage();
@@ -158,7 +160,7 @@ test('the largest model round-trips through a short link and verifies in the bro
     const link = await page.locator('[data-testid=share-url]').inputValue();
     const filename = await page.locator('[data-testid=filename]').textContent();
     assert.match(link, new RegExp(`^${base}/s/[A-Za-z0-9_-]{16}$`));
-    console.log(`Share of sci.m (${sci.length} bytes) in the app -> ${link}`);
+    console.log(`Share of sci.m (${sci.length} bytes) in the app -> ${link} (at ${since()})`);
     assert.deepEqual(errors, []);
     await page.close();
 
@@ -168,13 +170,14 @@ test('the largest model round-trips through a short link and verifies in the bro
       const p = await fresh.context.newPage();
       await h.openApp(p, link);
       await p.waitForFunction((want) => window.locus.editor.getText() === want, sci, { timeout: 60000 });
+      console.log(`a fresh browser opened the link (at ${since()})`);
       assert.equal(await p.locator('[data-testid=filename]').textContent(), filename);
       assert.equal((await h.run(p, { timeout: 300000 })).toLowerCase(), native.verdict);
       const states = await h.statNumber(p, 'states');
       const rules = await h.statNumber(p, 'rules');
       assert.equal(states, native.states);
       assert.equal(rules, native.rules_fired);
-      console.log(`sci.m from ${link}: browser ${native.verdict} ${states} states, ${rules} rules fired; CLI ${native.verdict} ${native.states} states, ${native.rules_fired} rules fired`);
+      console.log(`sci.m from ${link}: browser ${native.verdict} ${states} states, ${rules} rules fired; CLI ${native.verdict} ${native.states} states, ${native.rules_fired} rules fired (at ${since()})`);
       await h.screenshot(p, 'edge-1-short-link-sci');
 
       // Offline, the link still opens: the service worker has the app and
@@ -184,7 +187,7 @@ test('the largest model round-trips through a short link and verifies in the bro
       await p.goto('about:blank');
       await h.openApp(p, link);
       await p.waitForFunction((want) => window.locus.editor.getText() === want, sci, { timeout: 60000 });
-      console.log('offline: the short link opened again from the service worker\'s caches');
+      console.log(`offline: the short link opened again from the service worker's caches (at ${since()})`);
     } finally {
       await fresh.close();
     }
