@@ -7,6 +7,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/locus-mc/locus/core/job"
 	"strings"
 	"sync"
 	"time"
@@ -74,6 +75,9 @@ type App struct {
 	Symmetry  string
 	Deadlock  string
 	MemoryMB  int
+	// Engines describes the engines the Worker runs, from its ready
+	// message (the engine registry); empty until a Worker has loaded.
+	Engines []protocol.EngineInfo
 
 	Run         *Run
 	Diagnostics []protocol.Diagnostic
@@ -104,7 +108,7 @@ type App struct {
 // Start initializes the app; called from Root.Init with the lock held.
 func (a *App) Start(ee vugu.EventEnv) {
 	a.ee = ee
-	a.Algorithm, a.Symmetry, a.Deadlock = protocol.Algorithms[0], protocol.Symmetries[0], protocol.Deadlocks[0]
+	a.Algorithm, a.Symmetry, a.Deadlock = protocol.DefaultAlgorithm, job.Symmetries[0], job.Deadlocks[0]
 	a.MemoryMB = protocol.DefaultMemoryMB
 	a.Filename = "model.m"
 	a.wake = make(chan struct{}, 1)
@@ -323,7 +327,7 @@ func (a *App) Running() bool { return a.Run != nil && a.Run.Status == "running" 
 func (a *App) StartRun() {
 	a.cancelRun()
 	opts := a.options()
-	if err := opts.Validate(); err != nil {
+	if err := protocol.ValidateOptions(&opts); err != nil {
 		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
 		return
 	}
@@ -361,6 +365,12 @@ func (a *App) finish(status, errText string) {
 
 // receive handles one message from a Worker.
 func (a *App) receive(from *worker, m protocol.Message) bool {
+	if m.Type == protocol.TypeReady && len(m.Engines) > 0 && len(a.Engines) == 0 {
+		a.adoptEngines(m.Engines)
+		if from == a.diagWorker {
+			return true
+		}
+	}
 	if from == a.diagWorker {
 		switch m.Type {
 		case protocol.TypeDiagnostics:
@@ -478,4 +488,28 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// EngineNamed returns the description of engine name, nil if unknown.
+func (a *App) EngineNamed(name string) *protocol.EngineInfo {
+	for i := range a.Engines {
+		if a.Engines[i].Name == name {
+			return &a.Engines[i]
+		}
+	}
+	return nil
+}
+
+// Engine returns the description of the selected engine, nil if unknown.
+func (a *App) Engine() *protocol.EngineInfo { return a.EngineNamed(a.Algorithm) }
+
+// adoptEngines takes the engine registry a Worker reported, for the options
+// menus; an algorithm it does not know (from an old share link) gives way to
+// the default.
+func (a *App) adoptEngines(engines []protocol.EngineInfo) {
+	a.Engines = engines
+	if a.Engine() == nil {
+		a.Notice = Notice{"warning", fmt.Sprintf("This version of Locus has no %q search; %q is selected instead.", a.Algorithm, protocol.DefaultAlgorithm)}
+		a.Algorithm = protocol.DefaultAlgorithm
+	}
 }

@@ -61,5 +61,13 @@ func (c *ProgressPanel) LevelsCaption() string {
 	return "New states per BFS level"
 }
 
-// DFS reports a depth-first run, which has no BFS levels to chart.
-func (c *ProgressPanel) DFS() bool { r := c.App.Run; return r != nil && r.Options.Algorithm == "dfs" }
+// NoLevels reports a run whose engine does not search by BFS levels, so
+// there is no per-level chart.
+func (c *ProgressPanel) NoLevels() bool {
+	r := c.App.Run
+	if r == nil {
+		return false
+	}
+	e := c.App.EngineNamed(r.Options.Algorithm)
+	return e != nil && !e.Levels
+}

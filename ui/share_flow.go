@@ -12,6 +12,7 @@ import (
 
 	"github.com/vugu/vugu"
 
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
@@ -171,14 +172,17 @@ func (a *App) CloseShare() {
 // where it came from ("a share link").
 func (a *App) applyShared(s Shared, note, from string) {
 	a.setModel(s.Filename, s.Source)
-	a.Algorithm = orDefault(s.Options.Algorithm, protocol.Algorithms[0])
-	a.Symmetry = orDefault(s.Options.Symmetry, protocol.Symmetries[0])
-	a.Deadlock = orDefault(s.Options.Deadlock, protocol.Deadlocks[0])
+	a.Algorithm = orDefault(s.Options.Algorithm, protocol.DefaultAlgorithm)
+	a.Symmetry = orDefault(s.Options.Symmetry, job.Symmetries[0])
+	a.Deadlock = orDefault(s.Options.Deadlock, job.Deadlocks[0])
 	a.MemoryMB = int(s.Options.MemoryBytes / protocol.MiB)
 	if note != "" {
 		a.Notice = Notice{"warning", sentence(note)}
 	} else {
 		a.Notice = Notice{"info", "Opened the model " + s.Filename + " from " + from + "."}
+	}
+	if a.Engines != nil {
+		a.adoptEngines(a.Engines) // an algorithm this version lacks gives way to the default
 	}
 }
 

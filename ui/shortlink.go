@@ -213,7 +213,7 @@ func sharedOf(model string, o shareOptions) (Shared, string) {
 	if o.MemoryMB == 0 {
 		opts.MemoryBytes = protocol.DefaultMemoryMB * protocol.MiB
 	}
-	if err := opts.Validate(); err != nil {
+	if err := protocol.ValidateOptions(&opts); err != nil {
 		s.Options = protocol.Options{MemoryBytes: protocol.DefaultMemoryMB * protocol.MiB}
 		return s, fmt.Sprintf("the link's options could not be used (%v); the defaults are set instead", err)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestShareRequestRoundTrip(t *testing.T) {
 	stored := `{"model":` + jsonString(mutex) + `,"options":{"algorithm":"dfs","deadlock":"stuck","filename":"dash.m","memory_mb":64,"symmetry":"off"}}`
 	for _, doc := range []string{string(body), stored} {
 		got, note, lesson, err := DecodeSharedDocument([]byte(doc))
-		if err != nil || note != "" || lesson != nil || got != in {
+		if err != nil || note != "" || lesson != nil || !reflect.DeepEqual(got, in) {
 			t.Errorf("DecodeSharedDocument = %+v, %q, %v, %v; want %+v", got, note, lesson, err, in)
 		}
 	}
@@ -85,8 +86,8 @@ func TestDecodeSharedDocument(t *testing.T) {
 	if err != nil || note != "" || got.Filename != "model.m" || got.Options.MemoryBytes != protocol.DefaultMemoryMB*protocol.MiB {
 		t.Errorf("defaults: %+v %q %v", got, note, err)
 	}
-	got, note, _, err = DecodeSharedDocument([]byte(`{"model":"m","options":{"algorithm":"astar","filename":"../x"}}`))
-	if err != nil || !strings.Contains(note, "defaults") || got.Options.Algorithm != "" || got.Filename != "x.m" {
+	got, note, _, err = DecodeSharedDocument([]byte(`{"model":"m","options":{"symmetry":"full","filename":"../x"}}`))
+	if err != nil || !strings.Contains(note, "defaults") || got.Options.Symmetry != "" || got.Filename != "x.m" {
 		t.Errorf("bad options: %+v %q %v", got, note, err)
 	}
 	// A lesson.

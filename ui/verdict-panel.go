@@ -100,7 +100,7 @@ func (c *VerdictPanel) Stats() []Stat {
 		add("states", "States", count(*res.States))
 	}
 	add("rules", "Rules fired", count(res.RulesFired))
-	if res.Algorithm != "dfs" {
+	if e := c.App.EngineNamed(res.Algorithm); e == nil || e.Levels {
 		add("depth", "BFS depth", count(int64(res.Depth)))
 	}
 	add("time", "Time", seconds(res.Seconds))

@@ -2,6 +2,7 @@ package explore_test
 
 import (
 	"context"
+	"github.com/locus-mc/locus/core/job"
 	"os"
 	"testing"
 
@@ -28,11 +29,11 @@ func TestQueueSpill(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, algo := range tc.algos {
-			base := verify.Check(context.Background(), tc.file, src, verify.Options{Algorithm: algo, Symmetry: "off"})
+			base := verify.Check(context.Background(), tc.file, src, verify.Options{Options: job.Options{Algorithm: algo, Symmetry: "off"}})
 			budget := int64(float64(base.PeakBytes) * tc.scale)
 			fsys := storagefs.NewMemory(storagefs.Options{})
 			res := verify.Check(context.Background(), tc.file, src, verify.Options{
-				Algorithm: algo, Symmetry: "off", MemoryBytes: budget, QueueFraction: tc.fraction, FS: fsys,
+				Options: job.Options{Algorithm: algo, Symmetry: "off", MemoryBytes: budget, QueueFraction: tc.fraction}, FS: fsys,
 			})
 			name := tc.file + "/" + algo
 			if res.Verdict != verify.Pass || *res.States != *base.States || res.RulesFired != base.RulesFired {
