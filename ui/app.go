@@ -75,6 +75,8 @@ type App struct {
 	Symmetry  string
 	Deadlock  string
 	MemoryMB  int
+	HashBits  int  // hash compaction signature bits, 0 = off
+	Locality  bool // measure transition locality
 	// Engines describes the engines the Worker runs, from its ready
 	// message (the engine registry); empty until a Worker has loaded.
 	Engines []protocol.EngineInfo
@@ -312,12 +314,20 @@ func (a *App) diagnose() {
 }
 
 func (a *App) options() protocol.Options {
-	return protocol.Options{
+	o := protocol.Options{
 		Algorithm:   a.Algorithm,
 		Symmetry:    a.Symmetry,
 		Deadlock:    a.Deadlock,
 		MemoryBytes: int64(a.MemoryMB) * protocol.MiB,
 	}
+	// Options the selected engine does not take are not sent.
+	if e := a.Engine(); e != nil {
+		if e.HashCompaction {
+			o.HashCompaction = a.HashBits
+		}
+		o.Locality = e.Locality && a.Locality
+	}
+	return o
 }
 
 // Running reports whether a check is under way.
@@ -454,6 +464,13 @@ func (a *App) SetOption(name string, event vugu.DOMEvent) {
 		if _, err := fmt.Sscan(v, &mb); err == nil {
 			a.MemoryMB = mb
 		}
+	case "hash":
+		var bits int
+		if _, err := fmt.Sscan(v, &bits); err == nil {
+			a.HashBits = bits
+		}
+	case "locality":
+		a.Locality = event.PropBool("target", "checked")
 	}
 }
 

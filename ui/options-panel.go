@@ -108,3 +108,15 @@ func (c *OptionsPanel) Status() string {
 		return "Finished"
 	}
 }
+
+// HashChoices are the hash compaction widths offered.
+func (c *OptionsPanel) HashChoices() []Choice {
+	return []Choice{{"0", "Off (store whole states)"}, {"32", "32-bit signatures"}, {"40", "40-bit signatures"}, {"48", "48-bit signatures"}, {"64", "64-bit signatures"}}
+}
+
+// HashValue is the selected width as a menu value.
+func (c *OptionsPanel) HashValue() string { return strconv.Itoa(c.App.HashBits) }
+
+// TakesHash and TakesLocality report whether the selected engine has the option.
+func (c *OptionsPanel) TakesHash() bool     { e := c.App.Engine(); return e != nil && e.HashCompaction }
+func (c *OptionsPanel) TakesLocality() bool { e := c.App.Engine(); return e != nil && e.Locality }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -86,6 +87,10 @@ func engineNames() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// heapMargin is the Go heap allowed beyond the engine's budget: the
+// compiled model, buffers and garbage not yet collected.
+const heapMargin = 4 << 20
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
@@ -189,6 +194,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			f.Close()
 		}()
 	}
+	if opts.MemoryBytes > 0 {
+		// The budget bounds the engine's tables; the Go heap limit makes
+		// the collector hold everything else near it too, so that -m
+		// bounds the process (as the Worker does in the browser).
+		debug.SetMemoryLimit(opts.MemoryBytes + heapMargin)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res := verify.Check(ctx, file, src, opts)
@@ -225,6 +236,11 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 		sev := ""
 		if d.Severity == "warning" {
 			sev = "warning: "
+		}
+		if d.Line == 0 {
+			// An engine note: about the run, not a place in the model.
+			fmt.Fprintf(ew, "%s: note: %s\n", d.File, d.Message)
+			continue
 		}
 		fmt.Fprintf(ew, "%s:%d:%d: %s%s\n", d.File, d.Line, d.Col, sev, d.Message)
 		if d.Line >= 1 && d.Line <= len(lines) {
@@ -338,7 +354,7 @@ func guaranteeText(res *verify.Result) string {
 }
 
 func printLocality(w io.Writer, l *job.Locality) {
-	fmt.Fprintf(w, "Locality:     %s states, %s transitions (Penna et al. §3)\n", commas(l.States), commas(l.Transitions))
+	fmt.Fprintf(w, "Locality:     %s states, %s transitions, %s rules fired that left the state unchanged (not counted; Penna et al. §3)\n", commas(l.States), commas(l.Transitions), commas(l.SelfLoops))
 	fmt.Fprintf(w, "              %-5s %-12s %-12s\n", "k", "E{Δ(k)}", "σ(k)")
 	for _, d := range l.Delta {
 		fmt.Fprintf(w, "              %-5d %-12.6g %-12.6g\n", d.K, d.Mean, d.StdDev)

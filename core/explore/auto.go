@@ -98,7 +98,7 @@ func toCompact(s *searcher, exact *store.Exact, ids bool) *store.Table {
 		s.res.Notes = append(s.res.Notes, err.Error())
 		return nil
 	}
-	to := store.TableOptions{SigBits: autoSigBits, Stamps: true, IDs: ids}
+	to := store.TableOptions{SigBits: autoSigBits, Stamps: true, IDs: ids, Keep: keepFor(s.opts)}
 	// The exact table's index (8 bytes a slot) is released before the
 	// signature table is made, so a table sized for the states so far
 	// (and room to grow) always fits where the index was.

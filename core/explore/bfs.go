@@ -46,6 +46,7 @@ func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 			SigBits:  opts.HashBits,
 			IDs:      len(m.Liveness) > 0,
 			Capacity: compactCapacity(m, s.b, opts),
+			Keep:     keepFor(opts),
 		})
 		if err != nil {
 			s.front.Close()
@@ -83,6 +84,16 @@ func compactCapacity(m *compile.Model, b *budget.Budget, opts Options) int64 {
 	return store.CompactCapacity(m.StateBytes, store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0}, avail)
 }
 
+// keepFor is the budget a signature table leaves to the queue and the trail
+// when it grows into the last of the budget: their shares on disk, more of
+// it without disk (where they live in memory).
+func keepFor(opts Options) int64 {
+	if opts.FS == nil {
+		return opts.MemoryBytes / 4
+	}
+	return queueShare(opts) + trailHeadroom
+}
+
 // queueShare is the part of the budget the queue keeps in memory.
 func queueShare(opts Options) int64 {
 	frac := opts.QueueFraction
@@ -100,10 +111,12 @@ func exactHint(s *searcher) string {
 		return ""
 	}
 	per := float64(s.b.Used()) / float64(n)
-	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40}, 1<<30)
+	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40, Stamps: true}, 1<<30)
 	sigPer := float64(1<<30) / float64(sig)
-	return fmt.Sprintf(" (%.1f bytes per state so far, %s in use); "+
-		"to go on in this budget, use --algo auto (continues with 40-bit hash compaction, about %.1f bytes per state, then a cache) "+
-		"or --algo cbfs, or a budget above %s for an exact search of a few times as many states",
-		per, budget.FormatBytes(s.b.Used()), sigPer, budget.FormatBytes(2*s.b.Limit()))
+	twice := 2 * s.b.Limit()
+	return fmt.Sprintf(" (%.1f bytes per state so far): an exact search of this model needs more than %s; "+
+		"at this rate %s would hold about %d states. To finish within %s, use --algo auto "+
+		"(goes on with 40-bit hash compaction at about %.0f bytes per state, then a cache) or --algo cbfs",
+		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
+		budget.FormatBytes(s.b.Limit()), sigPer)
 }

@@ -45,6 +45,7 @@ type Table struct {
 	parts  []*tablePart
 	cache  bool
 	window int
+	keep   int64
 
 	n, inserted, evicted int64
 	clock                byte  // the stamp of the latest insertion
@@ -90,6 +91,10 @@ type TableOptions struct {
 	Capacity int64
 	// Window is the cache's probe window; 0 means DefaultWindow.
 	Window int
+	// Keep is the budget a Compact table leaves to others when it grows
+	// into a budget that cannot hold a part twice the size of the last:
+	// it then takes what is left but Keep.
+	Keep int64
 }
 
 // NewCompact returns a signature table (hash compaction) for states of
@@ -143,7 +148,7 @@ func CompactCapacity(stateBytes int, o TableOptions, n int64) int64 {
 }
 
 func newTable(stateBytes int, b *budget.Budget, o TableOptions) *Table {
-	t := &Table{b: b, sigBits: o.SigBits, stamps: o.Stamps, window: o.Window}
+	t := &Table{b: b, sigBits: o.SigBits, stamps: o.Stamps, window: o.Window, keep: o.Keep}
 	if t.window <= 0 {
 		t.window = DefaultWindow
 	}
@@ -189,6 +194,24 @@ func (t *Table) addPart(slots uint64) error {
 	}
 	t.parts = append(t.parts, &tablePart{data: make([]byte, size), slots: slots})
 	return nil
+}
+
+// minPart is the fewest slots worth a new part (each part costs every
+// lookup a probe).
+const minPart = 1 << 16
+
+// grow adds a part twice the size of the last one (last slots), or, under
+// a budget that cannot hold that, the largest that fits but t.keep.
+func (t *Table) grow(last uint64) error {
+	slots := 2 * last
+	if avail := t.b.Available(); avail >= 0 && int64(slots)*int64(t.entry) > avail {
+		fit := (avail - t.keep) / int64(t.entry)
+		if fit < minPart {
+			return &budget.ErrExhausted{Part: "visited set", Need: int64(slots) * int64(t.entry), Limit: t.b.Limit()}
+		}
+		slots = uint64(fit)
+	}
+	return t.addPart(slots)
 }
 
 // keyOf returns the record stored for state s: its signature or s itself.
@@ -281,7 +304,7 @@ func (t *Table) Insert(at uint64, s []byte, h uint64, id int64, stamp int) error
 		}
 	} else {
 		if float64(p.n+1) > tableMaxLoad*float64(p.slots) {
-			if err := t.addPart(2 * p.slots); err != nil {
+			if err := t.grow(p.slots); err != nil {
 				return err
 			}
 			p = t.parts[len(t.parts)-1]

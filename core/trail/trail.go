@@ -164,12 +164,24 @@ func (t *Trail) Spill() error {
 		for end < full && !t.onDisk[end] && end-c < segmentChunks {
 			end++
 		}
-		buf := make([]byte, 0, (end-c)*size)
-		for k := c; k < end; k++ {
-			buf = append(buf, t.chunks[k]...)
+		// Several chunks make one segment, through a buffer the budget
+		// must allow; else each chunk is a segment of its own.
+		var buf []byte
+		var held int64
+		if end-c > 1 && t.b.Reserve(part, (end-c)*size) {
+			held = (end - c) * size
+			buf = make([]byte, 0, held)
+			for k := c; k < end; k++ {
+				buf = append(buf, t.chunks[k]...)
+			}
+		} else {
+			end = c + 1
+			buf = t.chunks[c]
 		}
 		seg := segment{name: fmt.Sprintf("%s%016x", t.prefix, c), first: c}
-		if err := t.fs.WriteSegment(seg.name, buf); err != nil {
+		err := t.fs.WriteSegment(seg.name, buf)
+		t.b.Release(part, held)
+		if err != nil {
 			return fmt.Errorf("counterexample trail: %w", err)
 		}
 		t.segs = append(t.segs, seg)

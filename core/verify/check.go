@@ -173,6 +173,7 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Depth = r.Depth
 	res.Seconds = r.Elapsed.Seconds()
 	res.PeakBytes = r.PeakBytes
+	res.VisitedBytes = r.VisitedBytes
 	res.MemoryBudget = r.MemoryBudget
 	res.LevelSizes = r.LevelSizes
 	res.DiskWritten = r.DiskWritten
