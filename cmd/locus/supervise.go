@@ -85,6 +85,7 @@ func supervise(args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	go func() { waited <- cmd.Wait() }()
 	var interrupted os.Signal
 	var kill <-chan time.Time
+	killed := false
 	var waitErr error
 wait:
 	for {
@@ -97,6 +98,7 @@ wait:
 			cmd.Process.Signal(sig)
 		case <-kill:
 			cmd.Process.Kill()
+			killed = true
 		case waitErr = <-waited:
 			break wait
 		}
@@ -110,7 +112,10 @@ wait:
 	res := &verify.Result{Algorithm: cf.opts.Algorithm, Symmetry: cf.opts.Symmetry, Deadlock: cf.opts.Deadlock}
 	if interrupted != nil {
 		res.Verdict = verify.Incomplete
-		res.Reason = "interrupted by " + signalName(interrupted) + "; the check did not stop in time and was killed"
+		res.Reason = "interrupted by " + signalName(interrupted)
+		if killed {
+			res.Reason += "; the check did not stop in time and was killed"
+		}
 	} else {
 		res.Verdict = verify.Error
 		res.Reason = "internal error: " + crashSummary(waitErr, crash.first()) +
