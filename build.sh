@@ -3,7 +3,8 @@
 #   ./build.sh serve [PORT]   build everything and serve the app (http://localhost:8080)
 #   ./build.sh test           every test: gofmt, go vet, go test (conformance included),
 #                             core under js/wasm in Node, storage under Node + fake-indexeddb,
-#                             and the browser tests in headless Chromium
+#                             the browser tests in headless Chromium, and the edge
+#                             Worker under wrangler dev
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$(go env GOROOT)/lib/wasm:$PATH"
@@ -19,7 +20,7 @@ conformance() {
 	else
 		go test -count=1 -timeout 30m -v -run TestConformance ./core/conformance >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
 	fi
-	grep -E 'skip |js/wasm:' "$log" | sed 's/^ *conformance_test.go:[0-9]*: /  /' || true
+	grep -E 'skip |deviation |js/wasm:' "$log" | sed 's/^ *conformance_test.go:[0-9]*: /  /' || true
 	grep -E '^conformance:' "$log"
 	rm -f "$log"
 }
@@ -72,6 +73,12 @@ test)
 		ensure_npm
 		[ -x scripts/web-build.sh ] && scripts/web-build.sh
 		node --test --test-concurrency=1 web/test/
+	fi
+	if [ -f edge/test/edge.test.mjs ]; then
+		step "edge: the Worker under wrangler dev (local workerd, no network)"
+		ensure_npm
+		[ -x scripts/web-build.sh ] && scripts/web-build.sh
+		node --test --test-concurrency=1 edge/test/
 	fi
 	echo
 	echo "all tests passed"

@@ -86,6 +86,11 @@ type App struct {
 	Notice      Notice
 	ShareURL    string // the link shown in the share box; "" hides it
 	ShareCopied bool
+	ShareBox    ShareBoxState // share_flow.go
+	Lesson      *Lesson       // the lesson opened from a short link, listed above the editor
+	LessonAt    int           // its model in the editor
+	Draft       []LessonItem  // the lesson being made
+	DraftTitle  string
 
 	runWorker  *worker
 	diagWorker *worker
@@ -120,7 +125,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	a.diagWorker = newWorker(a.deliver)
 
 	a.onHash = js.FuncOf(func(this js.Value, args []js.Value) any {
-		a.post(func() bool { return a.openShareLink(locationHash()) })
+		a.post(func() bool { return a.openShareLink(locationHash()) || a.openShortLink() })
 		return nil
 	})
 	js.Global().Call("addEventListener", "hashchange", a.onHash)
@@ -141,7 +146,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	})
 	js.Global().Get("document").Call("addEventListener", "keydown", a.onKey)
 
-	shared := a.openShareLink(locationHash())
+	shared := a.openShareLink(locationHash()) || a.openShortLink()
 	go a.loadExamples(!shared)
 }
 
@@ -277,15 +282,10 @@ func (a *App) openShareLink(fragment string) bool {
 		a.Notice = Notice{"error", sentence(err.Error())}
 		return false // the first example opens instead
 	}
-	a.setModel(s.Filename, s.Source)
-	a.Algorithm = orDefault(s.Options.Algorithm, protocol.DefaultAlgorithm)
-	a.Symmetry = orDefault(s.Options.Symmetry, job.Symmetries[0])
-	a.Deadlock = orDefault(s.Options.Deadlock, job.Deadlocks[0])
-	a.MemoryMB = int(s.Options.MemoryBytes / protocol.MiB)
 	if err != nil {
-		a.Notice = Notice{"warning", sentence(err.Error())}
+		a.applyShared(s, err.Error(), "a share link")
 	} else {
-		a.Notice = Notice{"info", "Opened the model " + s.Filename + " from a share link."}
+		a.applyShared(s, "", "a share link")
 	}
 	return true
 }
@@ -442,28 +442,6 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	}
 	return false
 }
-
-// Share is the Share button's handler: it puts the model and options in the
-// page's address and shows the link, copied to the clipboard if allowed.
-func (a *App) Share() {
-	frag, err := EncodeShare(Shared{Filename: a.Filename, Source: editorText(), Options: a.options()})
-	if err != nil {
-		a.Notice = Notice{"error", sentence(err.Error())}
-		a.ShareURL = ""
-		return
-	}
-	setHash(frag)
-	a.ShareURL = pageURL() + "#" + frag
-	a.ShareCopied = false
-	url := a.ShareURL
-	go func() {
-		ok := copyText(url)
-		a.post(func() bool { a.ShareCopied = ok && a.ShareURL == url; return true })
-	}()
-}
-
-// CloseShare hides the share box.
-func (a *App) CloseShare() { a.ShareURL = "" }
 
 // DismissNotice hides the notice.
 func (a *App) DismissNotice() { a.Notice = Notice{} }

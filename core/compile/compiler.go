@@ -15,6 +15,15 @@ import (
 // MaxRuleInstances bounds the rule instances a model may expand to.
 const MaxRuleInstances = 1 << 18
 
+// MaxCompiledNodes bounds the expressions and statements compiled in all:
+// each rule instance compiles its own copy of its rule, so a large ruleset
+// multiplies the model's text. It keeps the compiled model (about 50 bytes
+// per node) within a few hundred MiB.
+const MaxCompiledNodes = 1 << 23
+
+// maxCompiledNodes is MaxCompiledNodes, lowered by tests.
+var maxCompiledNodes = MaxCompiledNodes
+
 type bindKind uint8
 
 const (
@@ -53,6 +62,8 @@ type compiler struct {
 	locals                       span  // slots of the unit's local variables
 	nCalls                       int   // calls compiled so far
 	fn                           *proc // function being compiled, nil in rules
+	nest                         int   // compile-time nesting in the current unit, mirrored by the compiled code
+	nodes                        int   // expressions and statements compiled so far
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
 	coverStmt                    map[murphi.Pos]int // index in CoverStmts
@@ -127,6 +138,21 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 	}
 	return c.m, nil
 }
+
+// enter counts one node against MaxCompiledNodes and one level of nesting
+// in the unit being compiled; the returned func leaves the level:
+//
+//	defer c.enter(x.Pos())()
+func (c *compiler) enter(pos murphi.Pos) func() {
+	c.nodes++
+	if c.nodes > maxCompiledNodes {
+		c.fail(pos, "the model is too large to compile: with its rulesets expanded it has more than %d expressions and statements", maxCompiledNodes)
+	}
+	c.nest++
+	return c.leave
+}
+
+func (c *compiler) leave() { c.nest-- }
 
 func (c *compiler) fail(pos murphi.Pos, format string, args ...any) {
 	c.err = &CompileError{Pos: c.m.File.Position(pos), Msg: fmt.Sprintf(format, args...)}

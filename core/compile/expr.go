@@ -100,6 +100,7 @@ func arithPanic(e murphi.ArithErr, op string, pos murphi.Pos) {
 // Designators
 
 func (c *compiler) place(x murphi.Expr) place {
+	defer c.enter(x.Pos())()
 	tv := c.info.Types[x]
 	switch x := x.(type) {
 	case *murphi.ParenExpr:
@@ -279,6 +280,7 @@ func (c *compiler) foldsAway(x murphi.Expr) bool {
 }
 
 func (c *compiler) expr(x murphi.Expr) value {
+	defer c.enter(x.Pos())()
 	tv := c.info.Types[x]
 	if v, ok := c.constant(x); ok {
 		return constV(v)
@@ -473,6 +475,7 @@ func foldBinary(ar murphi.Arith, op murphi.Token, a, b int64) (int64, murphi.Ari
 // Boolean expressions compile straight to boolFn.
 
 func (c *compiler) cond(x murphi.Expr) boolFn {
+	defer c.enter(x.Pos())()
 	if v, ok := c.constant(x); ok {
 		if v != 0 {
 			return func(*Machine) bool { return true }
@@ -675,6 +678,7 @@ func (c *compiler) aggregateEq(x *murphi.BinaryExpr, neg bool) boolFn {
 
 // aggregate compiles an aggregate-valued expression to a place holding it.
 func (c *compiler) aggregate(x murphi.Expr) place {
+	defer c.enter(x.Pos())()
 	switch x := x.(type) {
 	case *murphi.ParenExpr:
 		return c.aggregate(x.X)

@@ -59,6 +59,19 @@ const maxStack = 1 << 22
 // MaxCallDepth bounds nested procedure and function calls.
 const MaxCallDepth = 10000
 
+// MaxCallLevels bounds the levels of compiled code (closures, about one per
+// expression and statement) that nested calls hold on the stack: a deep
+// recursion whose recursive call sits deep inside an expression stops here
+// before it exhausts the goroutine's stack (1 GB natively; each level costs a
+// few hundred bytes).
+const MaxCallLevels = 64 * MaxCallDepth
+
+// yieldLevels is how many levels of nested calls run between two yields of
+// the stack under js/wasm (see internal/stackyield): a few hundred levels
+// of compiled code are a few thousand frames at most, well inside a Web
+// Worker's stack.
+const yieldLevels = 256
+
 // DefaultStepLimit bounds the loop iterations and calls of one rule firing
 // (or start state, or property evaluation), so that nested loops cannot
 // hang the checker.
@@ -85,7 +98,11 @@ type Machine struct {
 	// StepLimit bounds loop iterations and calls per rule firing.
 	StepLimit int64
 	steps     int64
-	depth     int
+	depth     int // nested calls
+	levels    int // levels of compiled code the nested calls hold (MaxCallLevels)
+	// sinceYield counts the levels entered since the stack was last
+	// yielded (js/wasm only).
+	sinceYield int
 	// prioBodies: the last Expand of a model with priorities was firing
 	// bodies (not running guards) when it stopped.
 	prioBodies bool
@@ -113,6 +130,8 @@ func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
 func (mc *Machine) enter(n int, init span) {
 	mc.steps = 0
 	mc.depth = 0
+	mc.levels = 0
+	mc.sinceYield = 0
 	mc.fp = mc.base
 	mc.sp = mc.base + n
 	if mc.sp > len(mc.mem) {

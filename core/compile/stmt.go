@@ -262,6 +262,7 @@ func (c *compiler) fill(p place, vals []int64) stmtFn {
 }
 
 func (c *compiler) stmt(s murphi.Stmt) stmtFn {
+	defer c.enter(s.Pos())()
 	switch s := s.(type) {
 	case *murphi.AssignStmt:
 		dst := c.place(s.Lhs)

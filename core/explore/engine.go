@@ -123,6 +123,7 @@ type Result struct {
 	Depth          int
 	Elapsed        time.Duration
 	PeakBytes      int64
+	VisitedBytes   int64
 	MemoryBudget   int64
 	LevelSizes     []int64
 	Covers         []CoverCount

@@ -6,6 +6,11 @@ package explore
 // level(s') - level(s); δ(s, k) is the share of the transitions from s
 // that are k-transitions, and E{Δ(k)}, σ(k) are its mean and standard
 // deviation over the reachable states.
+//
+// A rule that leaves the state unchanged is not counted as a transition: in
+// the paper's Table 1, n_peterson has E{Δ(0)} = 0 although a quarter of its
+// rule firings (324,889 of 1,143,086, the rules fired of its Table 3) lead
+// back to the same state, so the measured Murphi left them out.
 
 import (
 	"math"
@@ -22,6 +27,7 @@ type localityStats struct {
 	states      int64
 	sum, sumSq  [3]float64
 	transitions int64
+	selfLoops   int64
 	hist        map[int]int64
 }
 
@@ -30,6 +36,9 @@ func newLocalityStats(s *searcher) *localityStats {
 }
 
 func (l *localityStats) begin() { l.n, l.near = 0, [3]int64{} }
+
+// selfLoop records a rule firing that leaves the state unchanged.
+func (l *localityStats) selfLoop() { l.selfLoops++ }
 
 // edge records a transition from level from to level to.
 func (l *localityStats) edge(from, to int) {
@@ -42,13 +51,15 @@ func (l *localityStats) edge(from, to int) {
 	}
 }
 
-// end closes the state being expanded. A state with no transition has no
-// fractions and is left out of the averages.
+// end closes the state being expanded. A state with no transition counts
+// with δ(s, k) = 0 for every k, as in the paper (Table 1's ns, whose
+// deadlocked states make SumAvg 0.68, is reproduced to every printed digit
+// only that way).
 func (l *localityStats) end() {
+	l.states++
 	if l.n == 0 {
 		return
 	}
-	l.states++
 	for i, c := range l.near {
 		d := float64(c) / float64(l.n)
 		l.sum[i] += d
@@ -57,7 +68,7 @@ func (l *localityStats) end() {
 }
 
 func (l *localityStats) result() *job.Locality {
-	out := &job.Locality{States: l.states, Transitions: l.transitions}
+	out := &job.Locality{States: l.states, Transitions: l.transitions, SelfLoops: l.selfLoops}
 	for i := range l.near {
 		var mean, sd float64
 		if l.states > 0 {

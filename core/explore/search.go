@@ -219,7 +219,11 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	found, old, at := s.visited.Find(buf, h)
 	if found {
 		if s.locality != nil && parent != trail.None {
-			s.locality.edge(s.depth, s.levelOf(old))
+			if old == s.curID {
+				s.locality.selfLoop()
+			} else {
+				s.locality.edge(s.depth, s.levelOf(old))
+			}
 		}
 		return s.props.logEdge(parent, old)
 	}
@@ -458,6 +462,7 @@ func (s *searcher) finish() *Result {
 	}
 	r.OmissionBound = vs.OmissionBound
 	r.PeakBytes = s.b.Peak()
+	r.VisitedBytes = s.visited.Bytes()
 	qs := s.front.Stats()
 	tw, tr := s.trail.IO()
 	r.DiskWritten, r.DiskRead = qs.BytesWritten+tw, qs.BytesRead+tr

@@ -141,6 +141,7 @@ type Result struct {
 	OmissionBound float64 `json:"omission_bound,omitempty"` // hash compaction: P(some state omitted) <= this
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
 	PeakBytes     int64   `json:"peak_bytes"`               // engine-accounted peak: visited set + queues + traces
+	VisitedBytes  int64   `json:"visited_bytes,omitempty"`  // the visited set's memory at the end
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`  // the budget the run had; 0 = unlimited
 	RSSBytes      int64   `json:"rss_bytes,omitempty"`      // process peak resident set (filled by the CLI)
 	Algorithm     string  `json:"algorithm"`
@@ -216,11 +217,15 @@ type Diagnostic struct {
 // automatic verification of finite-state concurrent systems", §3): for a
 // transition s -> s', k = level(s') - level(s).
 type Locality struct {
-	// States is the number of states averaged over: reachable states with
-	// at least one transition (a state with none has no fractions).
+	// States is the number of states averaged over: every reachable state
+	// (one with no transition has δ(s, k) = 0 for every k).
 	States int64 `json:"states"`
-	// Transitions is the number of transitions (rules fired).
+	// Transitions is the number of transitions: rules fired that lead to
+	// another state.
 	Transitions int64 `json:"transitions"`
+	// SelfLoops is the number of rules fired that left the state unchanged
+	// (not transitions here, as in the paper's measurements).
+	SelfLoops int64 `json:"self_loops"`
 	// Delta holds E{Δ(k)} and σ(k) for k = -1, 0, 1.
 	Delta []LocalityK `json:"delta"`
 	// SumAvg is E{Δ(-1)} + E{Δ(0)} + E{Δ(1)}: the expected share of
