@@ -66,6 +66,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		progress   bool
 		cpuprofile string
 		diskDir    string
+		format     string
 	)
 	fs.StringVar(&opts.Algorithm, "algo", "bfs", "search algorithm: bfs or dfs")
 	fs.StringVar(&opts.Symmetry, "symmetry", "exact", "scalarset symmetry reduction: exact, heuristic or off")
@@ -77,6 +78,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.Var(sizeFlag{&opts.MemoryBytes}, "memory", "same as -m")
 	fs.Float64Var(&opts.QueueFraction, "queue-fraction", 0, "share of the memory budget for the BFS queue's in-memory part (default 0.1)")
 	fs.StringVar(&opts.Trace, "trace", "diff", "counterexample output: full (every variable at each step), diff (changes only) or none")
+	fs.StringVar(&format, "trace-format", "locus", "counterexample text layout: locus, or cmurphi (CMurphi's error trace, as the browser app exports it)")
 	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&progress, "progress", false, "print progress to stderr")
 	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
@@ -112,6 +114,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	trace := opts.Trace
 	if trace == "diff" {
 		opts.Trace = "full" // the engine keeps full states; printing shows the changes
+	}
+	if format != "locus" && format != "cmurphi" {
+		fmt.Fprintf(stderr, "locus check: unknown trace format %q (locus or cmurphi)\n", format)
+		return exitRejected
+	}
+	if format == "cmurphi" {
+		trace = "cmurphi-" + trace
 	}
 	if opts.Bound < 0 {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
@@ -166,7 +175,7 @@ func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, tr
 	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if trace == "none" {
+		if strings.HasSuffix(trace, "none") {
 			stripTraces(res)
 		}
 		enc.Encode(res)
@@ -273,6 +282,14 @@ func printViolation(w io.Writer, v verify.Violation, trace string) {
 	where := ""
 	if v.Pos != "" {
 		where = " at " + v.Pos
+	}
+	if format, ok := strings.CutPrefix(trace, "cmurphi-"); ok {
+		if format == "none" || len(v.Trace) == 0 {
+			fmt.Fprintf(w, "Violation (%s)%s: %s\n", v.Kind, where, v.Message)
+			return
+		}
+		verify.WriteTraceCMurphi(w, v, format == "full")
+		return
 	}
 	fmt.Fprintf(w, "Violation (%s)%s: %s\n", v.Kind, where, v.Message)
 	if trace == "none" || len(v.Trace) == 0 {

@@ -154,6 +154,7 @@ type Violation struct {
 // TraceStep is one state of a counterexample and the rule that led to it.
 type TraceStep struct {
 	Rule    string     `json:"rule"`
+	Pos     string     `json:"pos,omitempty"` // file:line:col of the rule or start state
 	State   []VarValue `json:"state"`
 	Changed []int      `json:"changed,omitempty"` // indexes into State that differ from the previous step
 }
