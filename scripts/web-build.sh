@@ -3,6 +3,7 @@
 #   - vugu gen for ui/ (the generated *_gen.go are committed; this keeps them current)
 #   - public/locus-ui.wasm (the page) and public/engine.wasm (the engine Worker)
 #   - public/dist/app.{js,css}: CodeMirror, uPlot and the page's JS/CSS, bundled by esbuild
+#   - public/dist/graph-worker.js: Graphviz (@viz-js/viz) for the state graph, loaded on first use
 #   - public/wasm_exec.js from this Go's GOROOT
 #   - examples, icons, .gz files and the service worker (web/sitegen)
 # Idempotent; unchanged inputs are not rebuilt (Go's build cache, a stamp for esbuild).
@@ -43,6 +44,8 @@ done
 if [ ! -f public/dist/app.js ] || [ -n "$(find web/src package-lock.json -newer public/dist/app.js -type f 2>/dev/null)" ]; then
 	node_modules/.bin/esbuild web/src/app.js --bundle --minify --sourcemap --format=iife --target=es2020 \
 		--outdir=public/dist --entry-names=app --log-level=warning
+	node_modules/.bin/esbuild web/src/graph-worker.js --bundle --minify --format=iife --target=es2020 \
+		--outfile=public/dist/graph-worker.js --log-level=warning
 fi
 
 # 4. wasm_exec.js must match the Go that built the binaries.

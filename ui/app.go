@@ -26,6 +26,8 @@ type Example struct {
 	File        string `json:"file"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
+	Lesson      string `json:"lesson,omitempty"`  // the group it belongs to in the gallery
+	Teaches     string `json:"teaches,omitempty"` // a sentence on what it teaches
 }
 
 // Run is one check: started, running, finished or cancelled.
@@ -42,6 +44,8 @@ type Run struct {
 	Samples  int    // progress messages received
 	Step     int    // the counterexample step shown
 	Changed  bool   // show only changed variables in the counterexample
+	Query    string // filter the counterexample's variables by name
+	Exports  bool   // the counterexample's text and JSON files have arrived
 	levels   levelEstimate
 	sizes    []int64
 }
@@ -69,6 +73,10 @@ type App struct {
 	Examples []Example
 	Example  string // the example file shown, "" once the text is not an example
 	Filename string
+	Files    Files // the user's saved models
+	Tab      string // the side panel shown: "check", "simulate", "graph" or "help"
+	Sim      Sim
+	Graph    GraphState
 
 	Algorithm string
 	Symmetry  string
@@ -82,6 +90,8 @@ type App struct {
 	ShareCopied bool
 
 	runWorker  *worker
+	spare      *worker // a loaded engine Worker waiting for the next run
+	toolWorker *worker // simulation and state graph, started on first use
 	diagWorker *worker
 	diagID     int64
 	nextID     int64
@@ -101,7 +111,8 @@ func (a *App) Start(ee vugu.EventEnv) {
 	a.ee = ee
 	a.Algorithm, a.Symmetry, a.Deadlock = protocol.Algorithms[0], protocol.Symmetries[0], protocol.Deadlocks[0]
 	a.MemoryMB = protocol.DefaultMemoryMB
-	a.Filename = "model.m"
+	a.Filename = "untitled.m"
+	a.Tab = "check"
 	a.wake = make(chan struct{}, 1)
 	go a.serve()
 	go a.tick()
@@ -112,6 +123,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	})
 	editorCreate("", a.editorIdle)
 	a.diagWorker = newWorker(a.deliver)
+	a.watchFiles()
 
 	a.onHash = js.FuncOf(func(this js.Value, args []js.Value) any {
 		a.post(func() bool { return a.openShareLink(locationHash()) })
@@ -137,6 +149,14 @@ func (a *App) Start(ee vugu.EventEnv) {
 
 	shared := a.openShareLink(locationHash())
 	go a.loadExamples(!shared)
+}
+
+// prepareSpare starts the engine Worker the next run will use, so that a
+// click on Run finds the engine loaded.
+func (a *App) prepareSpare() {
+	if a.spare == nil {
+		a.spare = newWorker(a.deliver)
+	}
 }
 
 // post queues f to run with the render lock held; f reports whether the
@@ -217,8 +237,10 @@ func (a *App) loadExamples(openFirst bool) {
 			return true
 		}
 		a.Examples = list
-		if openFirst && len(list) > 0 {
-			go a.openExample(list[0].File)
+		if openFirst {
+			go a.restore(list)
+		} else {
+			locus("util").Call("loaded")
 		}
 		return true
 	})
@@ -242,7 +264,10 @@ func (a *App) openExample(file string) {
 		}
 		a.setModel(file, text)
 		a.Example = file
+		a.Files.Current = ""
+		filesSetCurrent("")
 		setHash("")
+		locus("util").Call("loaded")
 		return true
 	})
 }
@@ -252,6 +277,11 @@ func (a *App) setModel(filename, text string) {
 	a.cancelRun()
 	a.Run = nil
 	chartsReset()
+	traceDrop("run")
+	a.resetTools()
+	a.Files.Current = ""
+	a.Files.Saved = text // nothing to save until it is edited
+	a.Files.Status = ""
 	a.Filename = filename
 	a.Example = ""
 	a.ShareURL = ""
@@ -298,10 +328,7 @@ func (a *App) diagnose() {
 		return
 	}
 	a.lastSource = src
-	if a.Example != "" {
-		// Edited: the text is no longer the example as shipped.
-		a.Example = ""
-	}
+	a.edited(src)
 	a.nextID++
 	a.diagID = a.nextID
 	a.diagWorker.post(protocol.Message{Type: protocol.TypeDiagnose, ID: a.diagID, Filename: a.Filename, Source: src})
@@ -319,9 +346,12 @@ func (a *App) options() protocol.Options {
 // Running reports whether a check is under way.
 func (a *App) Running() bool { return a.Run != nil && a.Run.Status == "running" }
 
-// StartRun is the Run button's handler: a fresh Worker per check.
+// StartRun is the Run button's handler: a fresh Worker per check, loaded
+// ahead of time (see prepareSpare).
 func (a *App) StartRun() {
 	a.cancelRun()
+	a.Tab = "check"
+	a.diagnose() // saves the text too
 	opts := a.options()
 	if err := opts.Validate(); err != nil {
 		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
@@ -331,7 +361,11 @@ func (a *App) StartRun() {
 	a.Run = &Run{ID: a.nextID, Filename: a.Filename, Options: opts, Status: "running", Started: time.Now()}
 	a.Notice = Notice{}
 	chartsReset()
-	a.runWorker = newWorker(a.deliver)
+	chartsPush(&protocol.Progress{})
+	traceDrop("run")
+	editorMark(0, "")
+	a.prepareSpare()
+	a.runWorker, a.spare = a.spare, nil
 	src := editorText()
 	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts}); err != nil {
 		a.finish("failed", "cannot start the check: "+err.Error())
@@ -346,10 +380,13 @@ func (a *App) CancelRun() {
 	}
 }
 
+// cancelRun terminates the run's Worker, which really stops the engine
+// and frees its memory, and prepares the next one.
 func (a *App) cancelRun() {
 	if a.runWorker != nil {
 		a.runWorker.terminate()
 		a.runWorker = nil
+		a.prepareSpare()
 	}
 }
 
@@ -363,6 +400,10 @@ func (a *App) finish(status, errText string) {
 func (a *App) receive(from *worker, m protocol.Message) bool {
 	if from == a.diagWorker {
 		switch m.Type {
+		case protocol.TypeReady:
+			// The engine is loaded (and compiled, for every Worker): load
+			// the one the first run will use.
+			a.prepareSpare()
 		case protocol.TypeDiagnostics:
 			if m.ID == a.diagID {
 				a.Diagnostics = m.Diagnostics
@@ -380,6 +421,12 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		}
 		return false
 	}
+	if from == a.spare {
+		return a.receiveSpare(m)
+	}
+	if from == a.toolWorker {
+		return a.receiveTool(m)
+	}
 	if from != a.runWorker || a.Run == nil || (m.ID != 0 && m.ID != a.Run.ID) {
 		return false // from a Worker that was cancelled or replaced
 	}
@@ -394,6 +441,9 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
 		chartsSetLevels(r.sizes)
 		return false
+	case protocol.TypeTrace:
+		r.Exports = m.Trace.Exports
+		return false
 	case protocol.TypeResult:
 		r.Result = m.Result
 		r.Step = 0
@@ -402,8 +452,25 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 			r.sizes = m.Result.LevelSizes
 			chartsSetLevels(r.sizes)
 		}
+		if res := m.Result; res.States != nil || res.RulesFired > 0 {
+			// The last point of the chart is the result's, so that a run
+			// shorter than one progress sample still draws a line.
+			final := protocol.Progress{Seconds: res.Seconds}
+			if res.States != nil {
+				final.States = *res.States
+			} else if r.Progress != nil {
+				final.States = r.Progress.States
+			}
+			chartsPush(&final)
+		}
 		if len(m.Result.Diagnostics) > 0 {
 			editorSetDiagnostics(m.Result.Diagnostics)
+		}
+		if v := m.Result.Violation; v != nil {
+			if len(v.Trace) > 0 {
+				stateviewShow("run", 0)
+			}
+			markPos(v.Pos, "violation")
 		}
 		return true
 	case protocol.TypeError:

@@ -14,16 +14,10 @@ type OptionsPanel struct {
 // Choice is one entry of an options menu.
 type Choice struct{ Value, Label string }
 
-var (
-	algorithmLabels = map[string]string{"bfs": "Breadth-first", "dfs": "Depth-first"}
-	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
-	deadlockLabels  = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
-)
-
 func choices(values []string, labels map[string]string) []Choice {
 	out := make([]Choice, len(values))
 	for i, v := range values {
-		out[i] = Choice{v, labels[v]}
+		out[i] = Choice{v, label(labels, v)}
 	}
 	return out
 }
@@ -88,3 +82,6 @@ func (c *OptionsPanel) Status() string {
 		return "Finished"
 	}
 }
+
+// Help explains an option (see OptionHelp).
+func (c *OptionsPanel) Help(option string) string { return OptionHelp[option] }

@@ -28,13 +28,19 @@ func (c *ProgressPanel) Stats() []Stat {
 		p.BytesWritten, p.BytesRead = max(p.BytesWritten, res.DiskWritten), max(p.BytesRead, res.DiskRead)
 	}
 	budget := r.Options.MemoryBytes
+	memLabel, mem := "Memory (of budget)", p.MemoryBytes
+	if res := r.Result; res != nil && res.PeakBytes > 0 {
+		// Finished: the engine's peak, which the verdict reports too (a
+		// short run may end before any progress sample).
+		memLabel, mem = "Peak memory (of budget)", res.PeakBytes
+	}
 	return []Stat{
 		{"time", "Elapsed", seconds(p.Seconds)},
 		{"states", "States", count(p.States)},
 		{"rules", "Rules fired", count(p.RulesFired)},
 		{"level", "BFS level", count(int64(p.Level))},
 		{"queue", "Queued (memory / disk)", count(p.QueueMemory) + " / " + count(p.QueueDisk)},
-		{"memory", "Memory (of budget)", byteSize(p.MemoryBytes) + " of " + byteSize(budget)},
+		{"memory", memLabel, byteSize(mem) + " of " + byteSize(budget)},
 		{"disk", "Disk written / read", byteSize(p.BytesWritten) + " / " + byteSize(p.BytesRead)},
 		{"rate", "States per second", rate(p.StatesPerSec)},
 	}

@@ -61,14 +61,19 @@ func (c *VerdictPanel) Headline() string {
 		return "No violation."
 	case protocol.Fail:
 		if v := res.Violation; v != nil {
+			s := KindWords(v.Kind) + ": " + sentence(v.Message)
 			if v.Pos != "" {
-				return sentence(v.Message) + " (" + v.Pos + ")"
+				s += " (" + v.Pos + ")"
 			}
-			return sentence(v.Message)
+			return s
 		}
 		return "A property failed."
 	case protocol.Rejected:
 		return "The model has errors; fix them and run again."
+	case protocol.Incomplete:
+		if res.Reason != "" {
+			return "Nothing was proved: " + res.Reason
+		}
 	}
 	if res.Reason != "" {
 		return sentence(res.Reason)
@@ -113,7 +118,11 @@ func (c *VerdictPanel) Stats() []Stat {
 	if res.StateBits > 0 {
 		add("state-size", "State size", fmt.Sprintf("%d bits", res.StateBits))
 	}
-	add("options", "Options", fmt.Sprintf("%s, symmetry %s, deadlock %s", orDefault(res.Algorithm, r.Options.Algorithm), orDefault(res.Symmetry, r.Options.Symmetry), orDefault(res.Deadlock, r.Options.Deadlock)))
+	// The options in the words of the menus.
+	add("options", "Options", fmt.Sprintf("%s; symmetry reduction: %s; deadlock: %s",
+		label(algorithmLabels, orDefault(res.Algorithm, r.Options.Algorithm)),
+		label(symmetryLabels, orDefault(res.Symmetry, r.Options.Symmetry)),
+		label(deadlockLabels, orDefault(res.Deadlock, r.Options.Deadlock))))
 	return out
 }
 

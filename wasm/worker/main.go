@@ -12,6 +12,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,7 @@ import (
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/wasm/protocol"
+	"github.com/locus-mc/locus/wasm/tracedata"
 )
 
 // progressEveryMS is how often the engine samples its progress.
@@ -54,6 +56,7 @@ type worker struct {
 	mu    sync.Mutex
 	queue []string
 	wake  chan struct{}
+	tools tools
 }
 
 func (w *worker) enqueue(data string) {
@@ -100,8 +103,23 @@ func (w *worker) handle(data string) {
 		w.diagnose(m)
 	case protocol.TypeCheck:
 		w.check(m)
+	case protocol.TypeSimulate:
+		w.safeTool(m, w.simulate)
+	case protocol.TypeGraph:
+		w.safeTool(m, w.buildGraph)
+	case protocol.TypeGraphPath:
+		w.safeTool(m, w.graphPath)
 	default:
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: fmt.Sprintf("a worker does not accept %q messages", m.Type)})
+	}
+}
+
+// safeTool runs a tool request, turning an engine panic into an error
+// message for that request.
+func (w *worker) safeTool(m protocol.Message, f func(protocol.Message)) {
+	if err := safely(func() { f(m) }); err != nil {
+		w.tools = tools{} // its state may be half-updated
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
 	}
 }
 
@@ -182,6 +200,10 @@ func (w *worker) check(m protocol.Message) {
 	if storageErr != nil && res.Verdict == verify.Incomplete {
 		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
 	}
+	if v := res.Violation; v != nil && len(v.Trace) > 0 {
+		w.postRunTrace(m.ID, *v)
+	}
+	stripStates(res)
 	var out protocol.Result
 	if err := convert(res, &out); err != nil {
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot encode the result: " + err.Error()})
@@ -229,4 +251,48 @@ func heapBytes() uint64 {
 		return 0
 	}
 	return heapSample[0].Value.Uint64()
+}
+
+// postRunTrace sends the first violation's counterexample as a trace
+// payload, with its exports: the text in CMurphi's format (as `locus check
+// --trace-format cmurphi` prints it) and the violation as JSON (as `locus
+// check --json` prints it).
+func (w *worker) postRunTrace(id int64, v verify.Violation) {
+	var names []string
+	for _, vv := range v.Trace[0].State {
+		names = append(names, vv.Name)
+	}
+	steps := make([]tracedata.Step, len(v.Trace))
+	for i, st := range v.Trace {
+		values := make([]string, len(st.State))
+		for j, vv := range st.State {
+			values[j] = vv.Value
+		}
+		steps[i] = tracedata.Step{Rule: st.Rule, Pos: st.Pos, Values: values}
+	}
+	var enc tracedata.Encoder
+	p := enc.Encode(names, steps)
+	var text bytes.Buffer
+	verify.WriteTraceCMurphi(&text, v, false)
+	asJSON, _ := json.MarshalIndent(v, "", "  ")
+	w.postTrace(id, "run", len(steps), p, map[string][]byte{"text": text.Bytes(), "json": append(asJSON, '\n')})
+}
+
+// stripStates drops the states from the result's traces: they went to the
+// page as a trace payload, and as JSON they would be large to encode here
+// and slow to decode on the page's main thread.
+func stripStates(res *verify.Result) {
+	strip := func(v *verify.Violation) {
+		steps := make([]verify.TraceStep, len(v.Trace))
+		for i, st := range v.Trace {
+			steps[i] = verify.TraceStep{Rule: st.Rule, Pos: st.Pos}
+		}
+		v.Trace = steps
+	}
+	if res.Violation != nil {
+		strip(res.Violation)
+	}
+	for i := range res.Violations {
+		strip(&res.Violations[i])
+	}
 }

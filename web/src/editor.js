@@ -1,10 +1,10 @@
 // editor.js: the model editor (CodeMirror 6), driven from the Go UI through
 // window.locus.editor. The editor owns the text; the UI asks for it when it
 // needs it and is told, debounced, when the user stops typing.
-import { EditorState, Compartment } from '@codemirror/state';
+import { EditorState, Compartment, StateField, StateEffect } from '@codemirror/state';
 import {
   EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
-  drawSelection, highlightSpecialChars,
+  drawSelection, highlightSpecialChars, Decoration,
 } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import {
@@ -33,12 +33,38 @@ const theme = EditorView.theme({
 
 const DEBOUNCE_MS = 300;
 
+// A highlighted line: the rule of the trace step shown, or where a
+// violation happened. One at a time; it follows edits.
+const setMark = StateEffect.define();
+const markField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setMark)) {
+        deco = e.value ? Decoration.set([Decoration.line({ class: 'cm-locus-' + e.value.kind }).range(e.value.from)]) : Decoration.none;
+      }
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
 let view = null;
 let onIdle = null;
 let timer = 0;
+let replaced = false; // the user replaced the whole text (a paste over everything, or typing into an empty editor)
 const readOnly = new Compartment();
 
-function changed() {
+function changed(u) {
+  const byUser = u.transactions.some((tr) => tr.isUserEvent('input') || tr.isUserEvent('delete') || tr.isUserEvent('undo') || tr.isUserEvent('redo') || tr.isUserEvent('move'));
+  if (!byUser) return; // setText: the UI knows
+  u.transactions.forEach((tr) => {
+    if (!tr.docChanged || !tr.isUserEvent('input')) return;
+    let whole = false;
+    tr.changes.iterChanges((fromA, toA) => { if (fromA === 0 && toA === tr.startState.doc.length) whole = true; });
+    if (whole) replaced = true;
+  });
   clearTimeout(timer);
   timer = setTimeout(() => { if (onIdle) onIdle(); }, DEBOUNCE_MS);
 }
@@ -59,7 +85,8 @@ export const editor = {
           keymap.of([indentWithTab, ...defaultKeymap, ...historyKeymap, ...searchKeymap]),
           murphi, syntaxHighlighting(style), theme, EditorView.lineWrapping, readOnly.of(EditorState.readOnly.of(false)),
           EditorView.contentAttributes.of({ 'aria-label': 'Murphi model', spellcheck: 'false' }),
-          EditorView.updateListener.of((u) => { if (u.docChanged) changed(); }),
+          markField,
+          EditorView.updateListener.of((u) => { if (u.docChanged) changed(u); }),
         ],
       }),
     });
@@ -69,10 +96,28 @@ export const editor = {
     if (view && view.dom.parentNode !== host) host.replaceChildren(view.dom);
   },
   getText() { return view ? view.state.doc.toString() : ''; },
+  // takeReplaced reports (once) whether the user replaced the whole text
+  // since the last call.
+  takeReplaced() { const r = replaced; replaced = false; return r; },
   setText(text) {
     if (!view) return;
-    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true });
+    clearTimeout(timer);
+    replaced = false;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: { anchor: 0 }, scrollIntoView: true, effects: setMark.of(null) });
     view.dispatch(setDiagnostics(view.state, []));
+  },
+  // mark highlights a 1-based line ("rule" for a trace step's rule,
+  // "violation" for where a property failed) and scrolls to it without
+  // taking the focus; line 0 clears the mark.
+  mark(lineNo, kind) {
+    if (!view) return;
+    const doc = view.state.doc;
+    if (!lineNo || lineNo > doc.lines) {
+      view.dispatch({ effects: setMark.of(null) });
+      return;
+    }
+    const line = doc.line(lineNo);
+    view.dispatch({ effects: [setMark.of({ from: line.from, kind }), EditorView.scrollIntoView(line.from, { y: 'center' })] });
   },
   setReadOnly(on) {
     if (view) view.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
