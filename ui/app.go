@@ -73,7 +73,7 @@ type App struct {
 	Examples []Example
 	Example  string // the example file shown, "" once the text is not an example
 	Filename string
-	Files    Files // the user's saved models
+	Files    Files  // the user's saved models
 	Tab      string // the side panel shown: "check", "simulate", "graph" or "help"
 	Sim      Sim
 	Graph    GraphState

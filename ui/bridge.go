@@ -78,7 +78,7 @@ func copyBlob(blob js.Value) bool {
 
 // The state graph view (web/src/graph.js).
 func graphAttach(host js.Value, onSelect js.Func) { locus("graph").Call("attach", host, onSelect) }
-func graphShow(node int)                           { locus("graph").Call("show", node) }
+func graphShow(node int)                          { locus("graph").Call("show", node) }
 func graphHighlight(path []int) {
 	b, _ := json.Marshal(path)
 	locus("graph").Call("highlight", string(b))

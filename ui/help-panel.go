@@ -1,7 +1,5 @@
 package ui
 
-
-
 // HelpPanel shows the lessons and the Murphi quick reference.
 type HelpPanel struct {
 	App *App
@@ -26,4 +24,3 @@ func (c *HelpPanel) Open(file string) {
 	c.App.Tab = "check"
 	go c.App.openExample(file)
 }
-

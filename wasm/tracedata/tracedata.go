@@ -149,7 +149,7 @@ type Tree struct {
 // names (a checker lays out each array and record contiguously).
 func BuildTree(names []string) *Tree {
 	t := &Tree{}
-	var open []int      // nodes on the current path
+	var open []int        // nodes on the current path
 	var openPath []string // their labels
 	for leaf, name := range names {
 		segs := segments(name)
