@@ -18,7 +18,7 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card sim"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "sim"}}}
-	vgout.Out = append(vgout.Out, vgn) // root for output
+	vgout.Out = append(vgout.Out, vgn)	// root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -66,8 +66,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", len(c.App.Sim.Path) == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.App.SimBack() },
+				EventType:	"click",
+				Func:		func(event vugu.DOMEvent) { c.App.SimBack() },
+				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -81,8 +82,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", len(c.App.Sim.Path) == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.App.SimRestart() },
+				EventType:	"click",
+				Func:		func(event vugu.DOMEvent) { c.App.SimRestart() },
+				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -97,8 +99,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.AddAttrInterface("aria-pressed", c.App.Sim.Auto)
 			vgn.SetInnerHTML(c.AutoLabel())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "click",
-				Func:      func(event vugu.DOMEvent) { c.App.SimToggleAuto() },
+				EventType:	"click",
+				Func:		func(event vugu.DOMEvent) { c.App.SimToggleAuto() },
+				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
@@ -110,8 +113,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-speed"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "sim-speed"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType: "change",
-				Func:      func(event vugu.DOMEvent) { c.App.SimSetSpeed(event) },
+				EventType:	"change",
+				Func:		func(event vugu.DOMEvent) { c.App.SimSetSpeed(event) },
+				// TODO: implement capture, etc. mostly need to decide syntax
 			})
 			{
 				vgparent := vgn
@@ -167,8 +171,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.AddAttrInterface("disabled", c.App.Sim.Busy)
 						vgn.SetInnerHTML(c.ChoiceLabel(ch))
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType: "click",
-							Func:      func(event vugu.DOMEvent) { c.Pick(ch) },
+							EventType:	"click",
+							Func:		func(event vugu.DOMEvent) { c.Pick(ch) },
+							// TODO: implement capture, etc. mostly need to decide syntax
 						})
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 						vgparent.AppendChild(vgn)
@@ -201,8 +206,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Sim.Step == 0)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step - 1) },
+					EventType:	"click",
+					Func:		func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step - 1) },
+					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -221,8 +227,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Sim.Step >= len(c.App.Sim.Steps)-1)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "click",
-					Func:      func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step + 1) },
+					EventType:	"click",
+					Func:		func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step + 1) },
+					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{
 					vgparent := vgn
@@ -261,8 +268,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "search"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "search"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Find variables by name"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "Find variables…"}}}
 				vgparent.AppendChild(vgn)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType: "input",
-					Func:      func(event vugu.DOMEvent) { c.App.SimFilter(event) },
+					EventType:	"input",
+					Func:		func(event vugu.DOMEvent) { c.App.SimFilter(event) },
+					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
@@ -281,8 +289,9 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType: "change",
-						Func:      func(event vugu.DOMEvent) { c.App.SimToggleChanged() },
+						EventType:	"change",
+						Func:		func(event vugu.DOMEvent) { c.App.SimToggleChanged() },
+						// TODO: implement capture, etc. mostly need to decide syntax
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " only changed"}
 					vgparent.AppendChild(vgn)

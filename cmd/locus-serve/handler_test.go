@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +118,17 @@ func TestHandler(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /: status %d, want 405", resp.StatusCode)
+	}
+}
+
+func TestLogRequests(t *testing.T) {
+	var b strings.Builder
+	h := logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte("hello"))
+	}), &b)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x.wasm", nil))
+	if got := b.String(); got != "418 5 /x.wasm\n" {
+		t.Fatalf("log %q", got)
 	}
 }
