@@ -18,7 +18,7 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "files-dialog card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "files-dialog"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "files-dialog"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "My models"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("hidden", !c.App.Files.Open)
 	{
 		vgparent := vgn
@@ -50,9 +50,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "files-new"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.NewModel() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.NewModel() },
 			})
 			{
 				vgparent := vgn
@@ -65,9 +64,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "files-open"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.OpenFilePicker() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.OpenFilePicker() },
 			})
 			{
 				vgparent := vgn
@@ -80,9 +78,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "close"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Close my models"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.ToggleFiles() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.ToggleFiles() },
 			})
 			{
 				vgparent := vgn
@@ -131,14 +128,12 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.AddAttrInterface("value", m.Name)
 						vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.Focus(value) })
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"change",
-							Func:		func(event vugu.DOMEvent) { c.App.Rename(m.ID, event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
+							EventType: "change",
+							Func:      func(event vugu.DOMEvent) { c.App.Rename(m.ID, event) },
 						})
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"keydown",
-							Func:		func(event vugu.DOMEvent) { c.App.RenameKey(event) },
-							// TODO: implement capture, etc. mostly need to decide syntax
+							EventType: "keydown",
+							Func:      func(event vugu.DOMEvent) { c.App.RenameKey(event) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
@@ -149,9 +144,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.AddAttrInterface("aria-label", "Open "+m.Name)
 						vgn.SetInnerHTML(m.Name)
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.App.OpenModel(m.ID) },
-							// TODO: implement capture, etc. mostly need to decide syntax
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.App.OpenModel(m.ID) },
 						})
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
@@ -165,9 +159,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("aria-label", "Rename "+m.Name)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.App.StartRename(m.ID) },
-						// TODO: implement capture, etc. mostly need to decide syntax
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.App.StartRename(m.ID) },
 					})
 					{
 						vgparent := vgn
@@ -181,9 +174,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("aria-label", "Duplicate "+m.Name)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.App.DuplicateModel(m.ID) },
-						// TODO: implement capture, etc. mostly need to decide syntax
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.App.DuplicateModel(m.ID) },
 					})
 					{
 						vgparent := vgn
@@ -197,9 +189,8 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("aria-label", "Delete "+m.Name)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.App.DeleteModel(m.ID) },
-						// TODO: implement capture, etc. mostly need to decide syntax
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.App.DeleteModel(m.ID) },
 					})
 					{
 						vgparent := vgn

@@ -18,7 +18,7 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card graph"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "graph"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -61,9 +61,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.AddAttrInterface("disabled", c.App.Graph.Busy)
 			vgn.SetInnerHTML(c.DrawLabel())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.BuildGraph() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.BuildGraph() },
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
@@ -71,9 +70,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("hidden", !c.App.Graph.Busy)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.CancelTool() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.CancelTool() },
 			})
 			{
 				vgparent := vgn
@@ -87,9 +85,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("hidden", !c.HasViolation())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.GraphShowViolation() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.GraphShowViolation() },
 			})
 			{
 				vgparent := vgn
@@ -108,9 +105,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.App.Graph.Summary == nil)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"change",
-				Func:		func(event vugu.DOMEvent) { c.App.GraphGoTo(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "change",
+				Func:      func(event vugu.DOMEvent) { c.App.GraphGoTo(event) },
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
 			vgparent.AppendChild(vgn)
@@ -146,9 +142,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Graph.Step == 0)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.App.GraphStep(c.App.Graph.Step - 1) },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.GraphStep(c.App.Graph.Step - 1) },
 				})
 				{
 					vgparent := vgn
@@ -167,9 +162,8 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Graph.Step >= len(c.App.Graph.Steps)-1)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.App.GraphStep(c.App.Graph.Step + 1) },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.GraphStep(c.App.Graph.Step + 1) },
 				})
 				{
 					vgparent := vgn

@@ -11,273 +11,307 @@ import js "github.com/vugu/vugu/js"
 import "log"
 
 func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
-    
-    vgout = &vugu.BuildOut{}
-    
-    var vgiterkey interface{}
-    _ = vgiterkey
-    var vgn *vugu.VGNode
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"card options"}}}
-vgout.Out = append(vgout.Out, vgn) // root for output
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"grid"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"label",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"for", Val:"opt-algorithm"}, vugu.VGAttribute{Namespace:"", Key:"class", Val:"label"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("Algorithm"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"select",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"opt-algorithm"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"opt-algorithm"}, vugu.VGAttribute{Namespace:"", Key:"aria-describedby", Val:"help-algorithm"}}}
-vgparent.AppendChild(vgn)
-{b, err := vjson.Marshal(c.App.Algorithm); if err != nil { panic(err) }; vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key:"value",JSONVal:vjson.RawMessage(b)})}
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "change",
-Func: func(event vugu.DOMEvent) { c.App.SetOption("algorithm", event) },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t\t"}
-vgparent.AppendChild(vgn)
-for _, v := range c.Algorithms() {
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"option",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("selected",c.App.Algorithm == v.Value)
-vgn.AddAttrInterface("value",v.Value)
-vgn.SetInnerHTML(v.Label)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"details",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt-help"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"help-algorithm"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"summary",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("What is this?"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"p",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"help-algorithm"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(\'c.Help("algorithm")\')
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"label",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"for", Val:"opt-memory"}, vugu.VGAttribute{Namespace:"", Key:"class", Val:"label"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("Memory budget"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"select",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"opt-memory"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"opt-memory"}, vugu.VGAttribute{Namespace:"", Key:"aria-describedby", Val:"help-memory"}}}
-vgparent.AppendChild(vgn)
-{b, err := vjson.Marshal(c.MemoryValue()); if err != nil { panic(err) }; vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key:"value",JSONVal:vjson.RawMessage(b)})}
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "change",
-Func: func(event vugu.DOMEvent) { c.App.SetOption("memory", event) },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t\t"}
-vgparent.AppendChild(vgn)
-for _, v := range c.Memories() {
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"option",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("selected",c.MemoryValue() == v.Value)
-vgn.AddAttrInterface("value",v.Value)
-vgn.SetInnerHTML(v.Label)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"details",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt-help"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"help-memory"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"summary",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("What is this?"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"p",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"help-memory"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(\'c.Help("memory")\')
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"label",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"for", Val:"opt-deadlock"}, vugu.VGAttribute{Namespace:"", Key:"class", Val:"label"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("Deadlock: report a state where"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"select",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"opt-deadlock"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"opt-deadlock"}, vugu.VGAttribute{Namespace:"", Key:"aria-describedby", Val:"help-deadlock"}}}
-vgparent.AppendChild(vgn)
-{b, err := vjson.Marshal(c.App.Deadlock); if err != nil { panic(err) }; vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key:"value",JSONVal:vjson.RawMessage(b)})}
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "change",
-Func: func(event vugu.DOMEvent) { c.App.SetOption("deadlock", event) },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t\t"}
-vgparent.AppendChild(vgn)
-for _, v := range c.Deadlocks() {
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"option",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("selected",c.App.Deadlock == v.Value)
-vgn.AddAttrInterface("value",v.Value)
-vgn.SetInnerHTML(v.Label)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"details",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt-help"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"help-deadlock"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"summary",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("What is this?"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"p",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"help-deadlock"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(\'c.Help("deadlock")\')
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"label",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"for", Val:"opt-symmetry"}, vugu.VGAttribute{Namespace:"", Key:"class", Val:"label"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("Symmetry reduction"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"select",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"opt-symmetry"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"opt-symmetry"}, vugu.VGAttribute{Namespace:"", Key:"aria-describedby", Val:"help-symmetry"}}}
-vgparent.AppendChild(vgn)
-{b, err := vjson.Marshal(c.App.Symmetry); if err != nil { panic(err) }; vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key:"value",JSONVal:vjson.RawMessage(b)})}
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "change",
-Func: func(event vugu.DOMEvent) { c.App.SetOption("symmetry", event) },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t\t"}
-vgparent.AppendChild(vgn)
-for _, v := range c.Symmetries() {
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"option",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("selected",c.App.Symmetry == v.Value)
-vgn.AddAttrInterface("value",v.Value)
-vgn.SetInnerHTML(v.Label)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"details",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"opt-help"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"help-symmetry"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"summary",Attr:[]vugu.VGAttribute(nil)}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(vugu.HTML("What is this?"))
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"p",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"id", Val:"help-symmetry"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(\'c.Help("symmetry")\')
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"div",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"actions"}}}
-vgparent.AppendChild(vgn)
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"button",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"run primary"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"run"}, vugu.VGAttribute{Namespace:"", Key:"title", Val:"Run the model (Ctrl+Enter)"}, vugu.VGAttribute{Namespace:"", Key:"aria-keyshortcuts", Val:"Control+Enter"}}}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("disabled",c.App.Running())
-vgn.SetInnerHTML(c.RunLabel())
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "click",
-Func: func(event vugu.DOMEvent) { c.App.StartRun() },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"button",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"cancel"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"cancel"}}}
-vgparent.AppendChild(vgn)
-vgn.AddAttrInterface("disabled",!c.App.Running())
-vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-EventType: "click",
-Func: func(event vugu.DOMEvent) { c.App.CancelRun() },
-// TODO: implement capture, etc. mostly need to decide syntax
-})
-{
-vgparent := vgn; _ = vgparent
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"Cancel"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t\t"}
-vgparent.AppendChild(vgn)
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(3),Namespace:"",Data:"span",Attr:[]vugu.VGAttribute{vugu.VGAttribute{Namespace:"", Key:"class", Val:"status"}, vugu.VGAttribute{Namespace:"", Key:"data-testid", Val:"run-status"}, vugu.VGAttribute{Namespace:"", Key:"role", Val:"status"}}}
-vgparent.AppendChild(vgn)
-vgn.SetInnerHTML(c.Status())
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n\t"}
-vgparent.AppendChild(vgn)
-}
-vgn = &vugu.VGNode{Type:vugu.VGNodeType(1),Data:"\n"}
-vgparent.AppendChild(vgn)
-}
-    return vgout
+
+	vgout = &vugu.BuildOut{}
+
+	var vgiterkey interface{}
+	_ = vgiterkey
+	var vgn *vugu.VGNode
+	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card options"}}}
+	vgout.Out = append(vgout.Out, vgn) // root for output
+	{
+		vgparent := vgn
+		_ = vgparent
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
+		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "grid"}}}
+		vgparent.AppendChild(vgn)
+		{
+			vgparent := vgn
+			_ = vgparent
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "opt-algorithm"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "label"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(vugu.HTML("Algorithm"))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "opt-algorithm"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "opt-algorithm"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "help-algorithm"}}}
+				vgparent.AppendChild(vgn)
+				{
+					b, err := vjson.Marshal(c.App.Algorithm)
+					if err != nil {
+						panic(err)
+					}
+					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
+				}
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "change",
+					Func:      func(event vugu.DOMEvent) { c.App.SetOption("algorithm", event) },
+				})
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t\t"}
+					vgparent.AppendChild(vgn)
+					for _, v := range c.Algorithms() {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("selected", c.App.Algorithm == v.Value)
+						vgn.AddAttrInterface("value", v.Value)
+						vgn.SetInnerHTML(v.Label)
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+					vgparent.AppendChild(vgn)
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-algorithm"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(vugu.HTML("What is this?"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "help-algorithm"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Help("algorithm"))
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+				vgparent.AppendChild(vgn)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "opt-memory"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "label"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(vugu.HTML("Memory budget"))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "opt-memory"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "opt-memory"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "help-memory"}}}
+				vgparent.AppendChild(vgn)
+				{
+					b, err := vjson.Marshal(c.MemoryValue())
+					if err != nil {
+						panic(err)
+					}
+					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
+				}
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "change",
+					Func:      func(event vugu.DOMEvent) { c.App.SetOption("memory", event) },
+				})
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t\t"}
+					vgparent.AppendChild(vgn)
+					for _, v := range c.Memories() {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("selected", c.MemoryValue() == v.Value)
+						vgn.AddAttrInterface("value", v.Value)
+						vgn.SetInnerHTML(v.Label)
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+					vgparent.AppendChild(vgn)
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-memory"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(vugu.HTML("What is this?"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "help-memory"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Help("memory"))
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+				vgparent.AppendChild(vgn)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "opt-deadlock"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "label"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(vugu.HTML("Deadlock: report a state where"))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "opt-deadlock"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "opt-deadlock"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "help-deadlock"}}}
+				vgparent.AppendChild(vgn)
+				{
+					b, err := vjson.Marshal(c.App.Deadlock)
+					if err != nil {
+						panic(err)
+					}
+					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
+				}
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "change",
+					Func:      func(event vugu.DOMEvent) { c.App.SetOption("deadlock", event) },
+				})
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t\t"}
+					vgparent.AppendChild(vgn)
+					for _, v := range c.Deadlocks() {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("selected", c.App.Deadlock == v.Value)
+						vgn.AddAttrInterface("value", v.Value)
+						vgn.SetInnerHTML(v.Label)
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+					vgparent.AppendChild(vgn)
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-deadlock"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(vugu.HTML("What is this?"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "help-deadlock"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Help("deadlock"))
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+				vgparent.AppendChild(vgn)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt"}}}
+			vgparent.AppendChild(vgn)
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute{{Namespace: "", Key: "for", Val: "opt-symmetry"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "label"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(vugu.HTML("Symmetry reduction"))
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "opt-symmetry"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "opt-symmetry"}, vugu.VGAttribute{Namespace: "", Key: "aria-describedby", Val: "help-symmetry"}}}
+				vgparent.AppendChild(vgn)
+				{
+					b, err := vjson.Marshal(c.App.Symmetry)
+					if err != nil {
+						panic(err)
+					}
+					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
+				}
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "change",
+					Func:      func(event vugu.DOMEvent) { c.App.SetOption("symmetry", event) },
+				})
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t\t"}
+					vgparent.AppendChild(vgn)
+					for _, v := range c.Symmetries() {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("selected", c.App.Symmetry == v.Value)
+						vgn.AddAttrInterface("value", v.Value)
+						vgn.SetInnerHTML(v.Label)
+					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+					vgparent.AppendChild(vgn)
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-symmetry"}}}
+				vgparent.AppendChild(vgn)
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(vugu.HTML("What is this?"))
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "help-symmetry"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.Help("symmetry"))
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+				vgparent.AppendChild(vgn)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
+			vgparent.AppendChild(vgn)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
+		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "actions"}}}
+		vgparent.AppendChild(vgn)
+		{
+			vgparent := vgn
+			_ = vgparent
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "run primary"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run the model (Ctrl+Enter)"}, vugu.VGAttribute{Namespace: "", Key: "aria-keyshortcuts", Val: "Control+Enter"}}}
+			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("disabled", c.App.Running())
+			vgn.SetInnerHTML(c.RunLabel())
+			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.StartRun() },
+			})
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cancel"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "cancel"}}}
+			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("disabled", !c.App.Running())
+			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.CancelRun() },
+			})
+			{
+				vgparent := vgn
+				_ = vgparent
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Cancel"}
+				vgparent.AppendChild(vgn)
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
+			vgparent.AppendChild(vgn)
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "status"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "run-status"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(c.Status())
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
+			vgparent.AppendChild(vgn)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
+		vgparent.AppendChild(vgn)
+	}
+	return vgout
 }
 
 // 'fix' unused imports
@@ -286,4 +320,3 @@ var _ reflect.Type
 var _ vjson.RawMessage
 var _ js.Value
 var _ log.Logger
-

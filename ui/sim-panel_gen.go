@@ -18,7 +18,7 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card sim"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "sim"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	{
 		vgparent := vgn
 		_ = vgparent
@@ -66,9 +66,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", len(c.App.Sim.Path) == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.SimBack() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.SimBack() },
 			})
 			{
 				vgparent := vgn
@@ -82,9 +81,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", len(c.App.Sim.Path) == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.SimRestart() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.SimRestart() },
 			})
 			{
 				vgparent := vgn
@@ -99,9 +97,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.AddAttrInterface("aria-pressed", c.App.Sim.Auto)
 			vgn.SetInnerHTML(c.AutoLabel())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.App.SimToggleAuto() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.App.SimToggleAuto() },
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
@@ -113,9 +110,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "sim-speed"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "sim-speed"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"change",
-				Func:		func(event vugu.DOMEvent) { c.App.SimSetSpeed(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "change",
+				Func:      func(event vugu.DOMEvent) { c.App.SimSetSpeed(event) },
 			})
 			{
 				vgparent := vgn
@@ -171,9 +167,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.AddAttrInterface("disabled", c.App.Sim.Busy)
 						vgn.SetInnerHTML(c.ChoiceLabel(ch))
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-							EventType:	"click",
-							Func:		func(event vugu.DOMEvent) { c.Pick(ch) },
-							// TODO: implement capture, etc. mostly need to decide syntax
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.Pick(ch) },
 						})
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 						vgparent.AppendChild(vgn)
@@ -206,9 +201,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Sim.Step == 0)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step - 1) },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step - 1) },
 				})
 				{
 					vgparent := vgn
@@ -227,9 +221,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("disabled", c.App.Sim.Step >= len(c.App.Sim.Steps)-1)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"click",
-					Func:		func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step + 1) },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.SimGo(c.App.Sim.Step + 1) },
 				})
 				{
 					vgparent := vgn
@@ -268,9 +261,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "search"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "search"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Find variables by name"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "Find variables…"}}}
 				vgparent.AppendChild(vgn)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"input",
-					Func:		func(event vugu.DOMEvent) { c.App.SimFilter(event) },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "input",
+					Func:      func(event vugu.DOMEvent) { c.App.SimFilter(event) },
 				})
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 				vgparent.AppendChild(vgn)
@@ -289,9 +281,8 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"change",
-						Func:		func(event vugu.DOMEvent) { c.App.SimToggleChanged() },
-						// TODO: implement capture, etc. mostly need to decide syntax
+						EventType: "change",
+						Func:      func(event vugu.DOMEvent) { c.App.SimToggleChanged() },
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " only changed"}
 					vgparent.AppendChild(vgn)

@@ -18,12 +18,11 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card trace"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "trace"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("hidden", len(c.Steps()) == 0)
 	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-		EventType:	"keydown",
-		Func:		func(event vugu.DOMEvent) { c.Key(event) },
-		// TODO: implement capture, etc. mostly need to decide syntax
+		EventType: "keydown",
+		Func:      func(event vugu.DOMEvent) { c.Key(event) },
 	})
 	{
 		vgparent := vgn
@@ -66,9 +65,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Go(0) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Go(0) },
 			})
 			{
 				vgparent := vgn
@@ -82,9 +80,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Go(c.Step() - 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Go(c.Step() - 1) },
 			})
 			{
 				vgparent := vgn
@@ -103,9 +100,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == len(c.Steps())-1)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Go(c.Step() + 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Go(c.Step() + 1) },
 			})
 			{
 				vgparent := vgn
@@ -119,9 +115,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == len(c.Steps())-1)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Go(len(c.Steps()) - 1) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Go(len(c.Steps()) - 1) },
 			})
 			{
 				vgparent := vgn
@@ -148,9 +143,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.Rule())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.ShowRule() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.ShowRule() },
 			})
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
@@ -166,9 +160,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("value", c.Query())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"input",
-				Func:		func(event vugu.DOMEvent) { c.Filter(event) },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "input",
+				Func:      func(event vugu.DOMEvent) { c.Filter(event) },
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
@@ -187,9 +180,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
 				}
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-					EventType:	"change",
-					Func:		func(event vugu.DOMEvent) { c.ToggleChanged() },
-					// TODO: implement capture, etc. mostly need to decide syntax
+					EventType: "change",
+					Func:      func(event vugu.DOMEvent) { c.ToggleChanged() },
 				})
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " only changed"}
 				vgparent.AppendChild(vgn)
@@ -215,9 +207,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", !c.HasExports())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Copy() },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Copy() },
 			})
 			{
 				vgparent := vgn
@@ -231,9 +222,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", !c.HasExports())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Download("text") },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Download("text") },
 			})
 			{
 				vgparent := vgn
@@ -247,9 +237,8 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", !c.HasExports())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-				EventType:	"click",
-				Func:		func(event vugu.DOMEvent) { c.Download("json") },
-				// TODO: implement capture, etc. mostly need to decide syntax
+				EventType: "click",
+				Func:      func(event vugu.DOMEvent) { c.Download("json") },
 			})
 			{
 				vgparent := vgn

@@ -18,7 +18,7 @@ func (c *VerdictPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	_ = vgiterkey
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "card verdict"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "verdict-panel"}}}
-	vgout.Out = append(vgout.Out, vgn)	// root for output
+	vgout.Out = append(vgout.Out, vgn) // root for output
 	vgn.AddAttrInterface("data-run", c.RunID())
 	vgn.AddAttrInterface("hidden", !c.Show())
 	{
@@ -101,9 +101,8 @@ func (c *VerdictPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(c.Pos(d))
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
-						EventType:	"click",
-						Func:		func(event vugu.DOMEvent) { c.App.GoTo(d) },
-						// TODO: implement capture, etc. mostly need to decide syntax
+						EventType: "click",
+						Func:      func(event vugu.DOMEvent) { c.App.GoTo(d) },
 					})
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t\t"}
 					vgparent.AppendChild(vgn)
