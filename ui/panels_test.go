@@ -94,7 +94,7 @@ func TestLessons(t *testing.T) {
 func TestVerdictPanel(t *testing.T) {
 	a := failedRun()
 	c := &VerdictPanel{App: a}
-	if c.Verdict() != "fail" || c.Headline() != "An invariant is false: Invariant mutex failed (m.m:9:1)" {
+	if c.Verdict() != "fail" || c.Headline() != "An invariant is false: “mutex” (m.m:9:1)" {
 		t.Errorf("Verdict() = %q, Headline() = %q", c.Verdict(), c.Headline())
 	}
 	stats := map[string]string{}

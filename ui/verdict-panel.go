@@ -62,6 +62,12 @@ func (c *VerdictPanel) Headline() string {
 	case protocol.Fail:
 		if v := res.Violation; v != nil {
 			s := KindWords(v.Kind) + ": " + sentence(v.Message)
+			switch {
+			case v.Kind == "invariant" && v.Name != "":
+				s = KindWords(v.Kind) + ": “" + v.Name + "”"
+			case v.Kind == "deadlock":
+				s = KindWords(v.Kind)
+			}
 			if v.Pos != "" {
 				s += " (" + v.Pos + ")"
 			}

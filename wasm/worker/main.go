@@ -156,11 +156,9 @@ func (w *worker) check(m protocol.Message) {
 		Trace:         o.Trace,
 		ProgressEvery: progressEveryMS,
 	}
-	fs, storageErr := openStorage(m.ID)
-	if storageErr == nil {
-		opts.FS = fs
-		defer closeStorage(fs)
-	}
+	store := newLazyStore(m.ID)
+	opts.FS = store
+	defer store.Close()
 	// The engine accounts its own tables against MemoryBytes; the heap
 	// limit makes the collector hold everything else near the budget too,
 	// and the hard limit below turns a heap that still outgrows it into an
@@ -197,8 +195,8 @@ func (w *worker) check(m protocol.Message) {
 		res.Reason = fmt.Sprintf("the browser heap reached %s, past the %s memory budget and its margin; try a larger budget, symmetry reduction, or a smaller model",
 			budget.FormatBytes(int64(peakHeap)), budget.FormatBytes(o.MemoryBytes))
 	}
-	if storageErr != nil && res.Verdict == verify.Incomplete {
-		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
+	if store.err != nil && res.Verdict == verify.Incomplete {
+		res.Reason += " (browser storage for the queue was not available: " + store.err.Error() + ")"
 	}
 	if v := res.Violation; v != nil && len(v.Trace) > 0 {
 		w.postRunTrace(m.ID, *v)
