@@ -27,11 +27,14 @@ export function requireBuild() {
   }
 }
 
-// startServer builds and starts locus-serve on a free port, serving dir.
-export async function startServer(dir = 'public') {
+// startServer builds and starts locus-serve on a free port, serving dir;
+// with log set, it appends "status bytes path" per request to that file.
+export async function startServer(dir = 'public', { log = '' } = {}) {
   mkdirSync(join(root, 'bin'), { recursive: true });
   execFileSync('go', ['build', '-o', 'bin/locus-serve', './cmd/locus-serve'], { cwd: root, stdio: 'inherit' });
-  const proc = spawn(join(root, 'bin', 'locus-serve'), ['-dir', dir, '-addr', '127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = ['-dir', dir, '-addr', '127.0.0.1:0'];
+  if (log) args.push('-log', log);
+  const proc = spawn(join(root, 'bin', 'locus-serve'), args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d) => {
@@ -94,17 +97,34 @@ export async function statNumber(page, key) {
 }
 
 // nativeCheck runs the native CLI on a model and returns its JSON result.
-export function nativeCheck(file, flags = []) {
+export function nativeCheck(file, flags = [], cwd = root) {
+  return JSON.parse(nativeText(file, ['--json', ...flags], cwd));
+}
+
+// nativeText runs the native CLI on a model and returns what it prints.
+export function nativeText(file, flags = [], cwd = root) {
   execFileSync('go', ['build', '-o', 'bin/locus', './cmd/locus'], { cwd: root, stdio: 'inherit' });
-  let out;
   try {
-    out = execFileSync(join(root, 'bin', 'locus'), ['check', '--json', ...flags, file], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    return execFileSync(join(root, 'bin', 'locus'), ['check', ...flags, file], { cwd, encoding: 'utf8', maxBuffer: 256 << 20 });
   } catch (e) {
-    // locus exits non-zero for fail verdicts; its JSON is still on stdout.
+    // locus exits non-zero for fail verdicts; its output is still on stdout.
     if (!e.stdout) throw e;
-    out = e.stdout;
+    return e.stdout;
   }
-  return JSON.parse(out);
+}
+
+// stateRows returns the rows of a state view ("run", "sim" or "graph")
+// that are in the DOM: {name, value, previous, changed}.
+export function stateRows(page, key) {
+  return page.evaluate((k) => window.locus.stateview.rows(k), key);
+}
+
+// typeModel replaces the editor's text as a user would (select all, type).
+export async function typeModel(page, text) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
 }
 
 // shareFragment encodes a model as a share link fragment, independently of the
