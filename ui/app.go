@@ -17,9 +17,9 @@ import (
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
-// renderEvery throttles renders caused by progress messages (5-10 a second
-// is smooth; rendering per message would be wasted work).
-const renderEvery = 150 * time.Millisecond
+// renderEvery throttles renders caused by progress messages (4 a second is
+// smooth enough; each render redraws the page's DOM).
+const renderEvery = 250 * time.Millisecond
 
 // Example is one shipped model, from examples/index.json.
 type Example struct {
@@ -255,9 +255,17 @@ func (a *App) PickExample(event vugu.DOMEvent) {
 	go a.openExample(file)
 }
 
-func (a *App) openExample(file string) {
+func (a *App) openExample(file string) { a.loadExample(file, false) }
+
+// loadExample opens an example; the one opened on a first visit (initial)
+// gives way to anything the user opened meanwhile.
+func (a *App) loadExample(file string, initial bool) {
 	text, err := fetchText("examples/" + file)
 	a.post(func() bool {
+		if initial && (a.Example != "" || a.Files.Current != "" || editorText() != "") {
+			locus("util").Call("loaded")
+			return false
+		}
 		if err != nil {
 			a.Notice = Notice{"error", fmt.Sprintf("The example %s could not be loaded: %v", file, err)}
 			return true

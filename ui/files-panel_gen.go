@@ -19,7 +19,6 @@ func (c *FilesPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "files-dialog card"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "files-dialog"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "files-dialog"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "My models"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
-	vgn.AddAttrInterface("hidden", !c.App.Files.Open)
 	{
 		vgparent := vgn
 		_ = vgparent

@@ -115,6 +115,10 @@ func (a *App) restore(examples []Example) {
 			var m struct{ ID, Name, Text string }
 			if json.Unmarshal([]byte(v.String()), &m) == nil {
 				a.post(func() bool {
+					if a.Example != "" || a.Files.Current != "" {
+						locus("util").Call("loaded")
+						return false // the user opened something meanwhile
+					}
 					a.setModel(m.Name, m.Text)
 					a.Files.Current, a.Files.Saved, a.Files.Status = m.ID, m.Text, "saved"
 					filesSetCurrent(m.ID)
@@ -126,7 +130,7 @@ func (a *App) restore(examples []Example) {
 		}
 	}
 	if len(examples) > 0 {
-		a.openExample(examples[0].File)
+		a.loadExample(examples[0].File, true)
 	} else {
 		locus("util").Call("loaded")
 	}

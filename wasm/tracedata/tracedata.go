@@ -142,6 +142,13 @@ type Tree struct {
 	Leaf   []int32 // component index of a leaf, -1 for an array or record
 	Labels []byte  // node labels ("pc", "[2]", ".state") back to back
 	Ends   []int32 // end offset of each node's label in Labels
+
+	// Derived here rather than on the page, where a loop over a million
+	// nodes would hold the main thread.
+	Parent     []int32 // enclosing array or record, -1 at the top
+	LeafCount  []int32 // components in the subtree
+	NodeOfLeaf []int32 // the node of each component
+	NameStarts []int32 // byte offset of each component's name in the '\n'-joined names, and one past the end
 }
 
 // BuildTree splits designators such as "procs[2].state" into the path
@@ -179,6 +186,40 @@ func BuildTree(names []string) *Tree {
 	for _, n := range open {
 		t.Size[n] = int32(len(t.Depth) - n)
 	}
+	n := len(t.Depth)
+	t.Parent = make([]int32, n)
+	t.LeafCount = make([]int32, n)
+	t.NodeOfLeaf = make([]int32, len(names))
+	var stack []int32
+	for i := 0; i < n; i++ {
+		for int32(len(stack)) > t.Depth[i] {
+			stack = stack[:len(stack)-1]
+		}
+		t.Parent[i] = -1
+		if len(stack) > 0 {
+			t.Parent[i] = stack[len(stack)-1]
+		}
+		if t.Leaf[i] < 0 {
+			stack = append(stack, int32(i))
+		} else {
+			t.NodeOfLeaf[t.Leaf[i]] = int32(i)
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if t.Leaf[i] >= 0 {
+			t.LeafCount[i] = 1
+		}
+		if p := t.Parent[i]; p >= 0 {
+			t.LeafCount[p] += t.LeafCount[i]
+		}
+	}
+	t.NameStarts = make([]int32, len(names)+1)
+	at := int32(0)
+	for i, name := range names {
+		t.NameStarts[i] = at
+		at += int32(len(name)) + 1
+	}
+	t.NameStarts[len(names)] = at
 	return t
 }
 

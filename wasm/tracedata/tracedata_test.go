@@ -49,6 +49,18 @@ func TestBuildTree(t *testing.T) {
 	if !reflect.DeepEqual(leaves, []int32{0, 1, 2, 3, 4, 5, 6}) {
 		t.Fatalf("leaves in preorder: %v", leaves)
 	}
+	if want := []int32{-1, -1, 1, 1, -1, 4, 5, 5, 4, 8, -1}; !reflect.DeepEqual(tr.Parent, want) {
+		t.Errorf("parents %v, want %v", tr.Parent, want)
+	}
+	if want := []int32{1, 2, 1, 1, 3, 2, 1, 1, 1, 1, 1}; !reflect.DeepEqual(tr.LeafCount, want) {
+		t.Errorf("leaf counts %v, want %v", tr.LeafCount, want)
+	}
+	if want := []int32{0, 2, 3, 6, 7, 9, 10}; !reflect.DeepEqual(tr.NodeOfLeaf, want) {
+		t.Errorf("nodes of leaves %v, want %v", tr.NodeOfLeaf, want)
+	}
+	if want := []int32{0, 7, 13, 19, 26, 33, 40, 42}; !reflect.DeepEqual(tr.NameStarts, want) {
+		t.Errorf("name starts %v, want %v", tr.NameStarts, want)
+	}
 }
 
 func TestEncoder(t *testing.T) {

@@ -72,6 +72,10 @@ func (w *worker) postTrace(id int64, key string, steps int, p *tracedata.Payload
 		tree.Set("leaf", int32sJS(p.Tree.Leaf))
 		tree.Set("labels", bytesJS(p.Tree.Labels))
 		tree.Set("ends", int32sJS(p.Tree.Ends))
+		tree.Set("parent", int32sJS(p.Tree.Parent))
+		tree.Set("leafCount", int32sJS(p.Tree.LeafCount))
+		tree.Set("nodeOfLeaf", int32sJS(p.Tree.NodeOfLeaf))
+		tree.Set("nameStarts", int32sJS(p.Tree.NameStarts))
 		data.Set("tree", tree)
 	}
 	fields := map[string]js.Value{"trace": data}

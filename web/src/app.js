@@ -18,7 +18,10 @@ const util = {
     return r.text();
   },
   // loaded is called by the UI once the first model is shown.
-  loaded() { if (window.locusLoaded) window.locusLoaded(); },
+  loaded() {
+    document.body.dataset.loaded = 'true';
+    if (window.locusLoaded) window.locusLoaded();
+  },
   async copyText(text) {
     try {
       await navigator.clipboard.writeText(text);

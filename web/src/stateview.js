@@ -5,7 +5,7 @@
 // stays as quick as a small one. Used for counterexamples, simulation and
 // the states of the graph; driven from the Go UI through
 // window.locus.stateview.
-import { traces } from './tracestore.js';
+import { traces, slice } from './tracestore.js';
 
 const ROW = 26;      // px per row (CSS keeps rows at this height)
 const OVERSCAN = 6;  // rows rendered above and below the visible ones
@@ -23,6 +23,8 @@ class StateView {
     this.rows = new Int32Array(0);
     this.pool = [];
     this.id = 'sv-' + key;
+    this.generation = 0;
+    this.toggled = new Set();
 
     host.classList.add('stateview');
     host.innerHTML = '';
@@ -59,8 +61,19 @@ class StateView {
     host.appendChild(this.grid);
     this.host = host;
 
-    this.scroller.addEventListener('scroll', () => this.renderSoon());
-    this.grid.addEventListener('keydown', (e) => this.key(e));
+    // The scroll position and height are kept from their events: reading
+    // them while drawing would force a layout of the whole page.
+    this.top = 0;
+    this.height = 300;
+    this.scroller.addEventListener('scroll', () => { this.top = this.scroller.scrollTop; this.renderSoon(); });
+    this.grid.addEventListener('keydown', (e) => this.onKey(e));
+    // The full name of a component shows on hover (made then, not for
+    // every row drawn).
+    this.body.addEventListener('mouseover', (e) => {
+      const row = e.target.closest('.sv-row');
+      const leaf = row && this.trace ? this.trace.leafOf[Number(row.dataset.node)] : -1;
+      if (leaf >= 0 && !row.title) row.title = this.trace.name(leaf);
+    });
     this.body.addEventListener('click', (e) => {
       const row = e.target.closest('.sv-row');
       if (!row) return;
@@ -68,7 +81,10 @@ class StateView {
       if (e.target.closest('.sv-toggle')) this.toggle(Number(row.dataset.node));
       this.render();
     });
-    new ResizeObserver(() => this.renderSoon()).observe(this.scroller);
+    new ResizeObserver((entries) => {
+      const h = entries[entries.length - 1].contentRect.height;
+      if (h > 0 && h !== this.height) { this.height = h; this.renderSoon(); }
+    }).observe(this.scroller);
   }
 
   attach(host) {
@@ -80,19 +96,23 @@ class StateView {
     }
   }
 
-  // show displays step of the trace stored under this view's key.
+  // show displays step of the trace stored under this view's key. It is
+  // called on every render of the page, so it does nothing when nothing
+  // changed, and moving to another step redraws only the visible rows
+  // unless a filter depends on the step.
   show(step) {
     const t = traces.get(this.key);
+    let restructure = false;
     if (t !== this.trace || (t && t.version !== this.traceVersion)) {
       const fresh = t !== this.trace;
       this.trace = t;
       this.traceVersion = t ? t.version : -1;
+      restructure = true;
       if (t && fresh) {
-        this.expanded = new Uint8Array(t.nodes);
-        for (let i = 0; i < t.nodes; i++) if (t.leafOf[i] < 0 && t.leafCount[i] <= OPEN_UP_TO) this.expanded[i] = 1;
+        this.toggled = new Set(); // nodes opened or closed by the user
         this.match = null;
         this.active = 0;
-        this.scroller.scrollTop = 0;
+        this.scrollTo(0);
       }
     }
     if (!t) {
@@ -100,10 +120,12 @@ class StateView {
       this.render();
       return;
     }
+    if (!restructure && t.cursor === Math.max(0, Math.min(step, t.steps.length - 1)) && this.step === t.cursor) return;
     t.moveTo(step);
     this.step = t.cursor;
     this.changedCounts();
-    this.rebuild();
+    if (restructure || this.onlyChanged) this.rebuild();
+    else this.render();
   }
 
   setFilter(query, onlyChanged) {
@@ -112,7 +134,7 @@ class StateView {
     this.onlyChanged = onlyChanged;
     this.match = null;
     this.active = 0;
-    this.scroller.scrollTop = 0;
+    this.scrollTo(0);
     this.rebuild();
   }
 
@@ -131,11 +153,21 @@ class StateView {
     this.countedLeaves = changed;
   }
 
+  // open reports whether an array or record is expanded: small ones start
+  // open, and the user toggles.
+  open(node) {
+    return (this.trace.leafCount[node] <= OPEN_UP_TO) !== this.toggled.has(node);
+  }
+
   // rebuild lists the rows to show: expanded nodes, or with a filter the
-  // matching components and their arrays and records, all open.
-  rebuild() {
+  // matching components and their arrays and records, all open. Big
+  // states are scanned a slice at a time (see slice); a newer rebuild
+  // cancels an older one.
+  async rebuild() {
     const t = this.trace;
     if (!t) return;
+    const gen = ++this.generation;
+    const stale = () => gen !== this.generation || t !== this.trace;
     const n = t.nodes;
     let keep = null;
     const filtering = this.query !== '' || this.onlyChanged;
@@ -143,25 +175,44 @@ class StateView {
       let hit = this.match;
       if (!hit) {
         hit = new Uint8Array(t.leaves);
-        if (this.query !== '') t.search(this.query, hit);
-        else hit.fill(1);
+        if (this.query !== '') {
+          if (await t.search(this.query, hit, stale) < 0) return;
+        } else {
+          hit.fill(1);
+        }
         this.match = hit;
       }
       keep = new Uint8Array(n);
-      for (let i = n - 1; i >= 0; i--) {
-        const leaf = t.leafOf[i];
-        if (leaf >= 0 && hit[leaf] && (!this.onlyChanged || t.changedMark[leaf])) keep[i] = 1;
-        if (keep[i] && t.parent[i] >= 0) keep[t.parent[i]] = 1;
-      }
+      // Mark kept leaves, then their arrays and records (a parent always
+      // comes before its children, so one backward pass suffices).
+      const onlyChanged = this.onlyChanged;
+      if (onlyChanged && this.query === '') {
+        for (const leaf of t.changedLeaves()) keep[t.nodeOfLeaf[leaf]] = 1;
+      } else if (!await slice(t.leaves, (from, to) => {
+        for (let leaf = from; leaf < to; leaf++) {
+          if (hit[leaf] && (!onlyChanged || t.changedMark[leaf])) keep[t.nodeOfLeaf[leaf]] = 1;
+        }
+      }, stale)) return;
+      if (!await slice(n, (from, to) => {
+        for (let k = n - 1 - from; k > n - 1 - to; k--) {
+          if (keep[k] && t.parent[k] >= 0) keep[t.parent[k]] = 1;
+        }
+      }, stale)) return;
     }
     const rows = new Int32Array(n);
     let r = 0;
-    for (let i = 0; i < n;) {
-      if (keep && !keep[i]) { i += t.size[i]; continue; }
-      rows[r++] = i;
-      if (t.leafOf[i] < 0 && !keep && !this.expanded[i]) i += t.size[i];
-      else i++;
-    }
+    let i = 0;
+    const done = await slice(n, (from, to) => {
+      // Walks nodes from i, skipping whole subtrees that are collapsed or
+      // filtered out; 'to - from' bounds the rows made in this slice.
+      for (let made = 0; i < n && made < to - from; made++) {
+        if (keep && !keep[i]) { i += t.size[i]; continue; }
+        rows[r++] = i;
+        if (t.leafOf[i] < 0 && !keep && !this.open(i)) i += t.size[i];
+        else i++;
+      }
+    }, stale);
+    if (!done || stale()) return;
     this.rows = rows.subarray(0, r);
     this.filtering = filtering;
     if (this.active >= r) this.active = Math.max(0, r - 1);
@@ -173,8 +224,14 @@ class StateView {
   toggle(node) {
     const t = this.trace;
     if (!t || t.leafOf[node] >= 0 || this.filtering) return;
-    this.expanded[node] ^= 1;
+    if (this.toggled.has(node)) this.toggled.delete(node);
+    else this.toggled.add(node);
     this.rebuild();
+  }
+
+  scrollTo(top) {
+    this.top = top;
+    this.scroller.scrollTop = top;
   }
 
   renderSoon() {
@@ -189,9 +246,9 @@ class StateView {
     if (total === 0) {
       this.empty.textContent = !t ? 'No state to show.' : this.query ? `No variable matches “${this.query}”.` : 'No variable changed in this step.';
     }
-    const height = this.scroller.clientHeight || 300;
-    const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW) - OVERSCAN);
-    const last = Math.min(total, Math.ceil((this.scroller.scrollTop + height) / ROW) + OVERSCAN);
+    const top = Math.min(this.top, Math.max(0, total * ROW - this.height));
+    const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
+    const last = Math.min(total, Math.ceil((top + this.height) / ROW) + OVERSCAN);
     const want = last - first;
     while (this.pool.length < want) this.pool.push(this.makeRow());
     for (let k = 0; k < this.pool.length; k++) {
@@ -252,9 +309,9 @@ class StateView {
       p.value.textContent = t.value(leaf);
       const before = changed ? t.previous(leaf) : null;
       p.prev.textContent = before === null ? '' : before;
-      el.title = t.name(leaf);
+      el.title = '';
     } else {
-      const open = this.filtering || this.expanded[node] === 1;
+      const open = this.filtering || this.open(node);
       el.setAttribute('aria-expanded', String(open));
       p.toggle.textContent = open ? '▾' : '▸';
       const c = this.counts[node];
@@ -266,10 +323,10 @@ class StateView {
     }
   }
 
-  key(e) {
+  onKey(e) {
     const total = this.rows.length;
     if (!total) return;
-    const page = Math.max(1, Math.floor(this.scroller.clientHeight / ROW) - 1);
+    const page = Math.max(1, Math.floor(this.height / ROW) - 1);
     const t = this.trace;
     const node = this.rows[this.active];
     let handled = true;
@@ -281,11 +338,11 @@ class StateView {
       case 'Home': this.active = 0; break;
       case 'End': this.active = total - 1; break;
       case 'ArrowRight':
-        if (t.leafOf[node] < 0 && !this.filtering && !this.expanded[node]) this.toggle(node);
+        if (t.leafOf[node] < 0 && !this.filtering && !this.open(node)) this.toggle(node);
         else if (t.leafOf[node] < 0) this.active = Math.min(total - 1, this.active + 1);
         break;
       case 'ArrowLeft':
-        if (t.leafOf[node] < 0 && !this.filtering && this.expanded[node]) this.toggle(node);
+        if (t.leafOf[node] < 0 && !this.filtering && this.open(node)) this.toggle(node);
         else if (t.parent[node] >= 0) this.active = Math.max(0, this.rows.indexOf(t.parent[node]));
         break;
       case 'Enter': case ' ':
@@ -297,8 +354,8 @@ class StateView {
     e.preventDefault();
     e.stopPropagation();
     const top = this.active * ROW;
-    if (top < this.scroller.scrollTop) this.scroller.scrollTop = top;
-    else if (top + ROW > this.scroller.scrollTop + this.scroller.clientHeight) this.scroller.scrollTop = top + ROW - this.scroller.clientHeight;
+    if (top < this.top) this.scrollTo(top);
+    else if (top + ROW > this.top + this.height) this.scrollTo(top + ROW - this.height);
     this.render();
   }
 

@@ -7,7 +7,36 @@
 
 const utf8 = new TextDecoder();
 
+// text decodes UTF-8 bytes; short ASCII strings (nearly every name) skip
+// the TextDecoder, which costs more per call than the few bytes do.
+function text(bytes) {
+  if (bytes.length < 256) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 128) { ascii = false; break; }
+    if (ascii) return String.fromCharCode.apply(null, bytes);
+  }
+  return utf8.decode(bytes);
+}
+
 function i32(a) { return a instanceof Int32Array ? a : new Int32Array(a || []); }
+
+// slice runs work(from, to) over [0, n) in pieces, yielding to the browser
+// between pieces, so that a loop over a million components never holds
+// the main thread for long; it resolves to false if cancelled() turned
+// true meanwhile.
+export async function slice(n, work, cancelled) {
+  const step = 2048;
+  let t0 = performance.now();
+  for (let from = 0; from < n; from += step) {
+    work(from, Math.min(n, from + step));
+    if (performance.now() - t0 > 6 && from + step < n) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (cancelled && cancelled()) return false;
+      t0 = performance.now();
+    }
+  }
+  return true;
+}
 
 export class Trace {
   constructor(p) {
@@ -18,6 +47,10 @@ export class Trace {
     this.leafOf = i32(t.leaf);
     this.labels = t.labels;
     this.ends = i32(t.ends);
+    this.parent = i32(t.parent);
+    this.leafCount = i32(t.leafCount);
+    this.nodeOfLeaf = i32(t.nodeOfLeaf);
+    this.nameStarts = i32(t.nameStarts);
     this.values = [];
     this.steps = [];
     this.start = i32(p.start);
@@ -27,28 +60,7 @@ export class Trace {
     this.cursor = 0;
     this.changedMark = new Uint8Array(this.leaves);
     this.version = 0; // bumped when steps are added or removed
-    this.buildTree();
     this.append(p);
-  }
-
-  // buildTree derives each node's parent and leaf count from the preorder
-  // depths and subtree sizes.
-  buildTree() {
-    const n = this.depth.length;
-    this.parent = new Int32Array(n);
-    this.leafCount = new Int32Array(n);
-    this.nodeOfLeaf = new Int32Array(this.leaves);
-    const stack = [];
-    for (let i = 0; i < n; i++) {
-      while (stack.length && stack.length > this.depth[i]) stack.pop();
-      this.parent[i] = stack.length ? stack[stack.length - 1] : -1;
-      if (this.leafOf[i] < 0) stack.push(i);
-      else this.nodeOfLeaf[this.leafOf[i]] = i;
-    }
-    for (let i = n - 1; i >= 0; i--) {
-      if (this.leafOf[i] >= 0) this.leafCount[i] = 1;
-      if (this.parent[i] >= 0) this.leafCount[this.parent[i]] += this.leafCount[i];
-    }
   }
 
   get nodes() { return this.depth.length; }
@@ -128,56 +140,37 @@ export class Trace {
 
   label(node) {
     const from = node > 0 ? this.ends[node - 1] : 0;
-    return utf8.decode(this.labels.subarray(from, this.ends[node]));
-  }
-
-  // leafStarts are the byte offsets of each component's name in names.
-  leafStarts() {
-    if (!this._starts) {
-      const s = new Int32Array(this.leaves + 1);
-      let k = 1;
-      for (let i = 0; i < this.names.length; i++) if (this.names[i] === 10) s[k++] = i + 1;
-      s[this.leaves] = this.names.length + 1;
-      this._starts = s;
-    }
-    return this._starts;
+    return text(this.labels.subarray(from, this.ends[node]));
   }
 
   name(leaf) {
-    const s = this.leafStarts();
-    return utf8.decode(this.names.subarray(s[leaf], s[leaf + 1] - 1));
+    const s = this.nameStarts;
+    return text(this.names.subarray(s[leaf], s[leaf + 1] - 1));
   }
 
-  // search marks the components whose name contains query (ignoring ASCII
-  // case) in out (a Uint8Array of one byte per component); it returns how
-  // many matched.
-  search(query, out) {
+  // search marks in out (one byte per component) the components whose
+  // name contains query, ignoring ASCII case, a slice at a time; it
+  // resolves to the number of matches, or -1 if cancelled.
+  async search(query, out, cancelled) {
     const q = new TextEncoder().encode(query.toLowerCase());
-    if (!this._lower) {
-      const l = new Uint8Array(this.names.length);
-      for (let i = 0; i < l.length; i++) {
-        const c = this.names[i];
-        l[i] = c >= 65 && c <= 90 ? c + 32 : c;
-      }
-      this._lower = l;
-    }
-    const hay = this._lower;
-    const starts = this.leafStarts();
     out.fill(0);
     if (q.length === 0) return 0;
+    const hay = this.names;
+    const starts = this.nameStarts;
+    const lower = (c) => (c >= 65 && c <= 90 ? c + 32 : c);
     let hits = 0;
-    let leaf = 0;
-    const last = hay.length - q.length;
-    outer: for (let i = 0; i <= last; i++) {
-      if (hay[i] !== q[0]) continue;
-      for (let j = 1; j < q.length; j++) if (hay[i + j] !== q[j]) continue outer;
-      while (starts[leaf + 1] <= i) leaf++;
-      if (i + q.length < starts[leaf + 1] && !out[leaf]) {
-        out[leaf] = 1;
-        hits++;
+    const done = await slice(this.leaves, (from, to) => {
+      for (let leaf = from; leaf < to; leaf++) {
+        const end = starts[leaf + 1] - 1 - q.length;
+        outer: for (let i = starts[leaf]; i <= end; i++) {
+          for (let j = 0; j < q.length; j++) if (lower(hay[i + j]) !== q[j]) continue outer;
+          out[leaf] = 1;
+          hits++;
+          break;
+        }
       }
-    }
-    return hits;
+    }, cancelled);
+    return done ? hits : -1;
   }
 }
 

@@ -1,7 +1,7 @@
 // helpers.mjs: shared setup for the browser tests (web/test/app-*.test.mjs):
 // the site server, headless Chromium, and the native CLI to compare with.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,9 @@ export async function openApp(page, url) {
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
   await page.locator('[data-testid=examples] option[value$=".m"]').first().waitFor({ state: 'attached', timeout: 60000 });
+  // The first model (a share link's, the last one edited, or the first
+  // example) is in the editor.
+  await page.locator('body[data-loaded=true]').waitFor({ state: 'attached', timeout: 60000 });
   return errors;
 }
 
@@ -137,4 +140,20 @@ export function shareFragment(source, params = {}) {
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: false });
+}
+
+// rendererCPU returns the CPU time (ms) the main threads of the browser's
+// renderer processes have used so far (Linux /proc): the page's own work,
+// whatever else the machine is doing.
+export function rendererCPU() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer')) continue;
+      const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(f[11]) + Number(f[12])) * 10; // utime + stime, in 10 ms ticks
+    } catch { /* the process ended */ }
+  }
+  return total;
 }
