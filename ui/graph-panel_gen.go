@@ -118,7 +118,7 @@ func (c *GraphPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn.SetInnerHTML(c.App.Graph.Status)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}
 		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "graph-host"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "graph-host"}}}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "graph-host"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "graph-host"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "region"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "State graph drawing"}}}
 		vgparent.AppendChild(vgn)
 		vgn.JSCreateHandler = vugu.JSValueFunc(func(value js.Value) { c.App.AttachGraph(value) })
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t"}

@@ -129,7 +129,7 @@ func (c *HelpPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "keys"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(vugu.HTML("\n\t\t\x3Cli\x3E\x3Ckbd\x3ECtrl\x3C/kbd\x3E+\x3Ckbd\x3EEnter\x3C/kbd\x3E runs the model.\x3C/li\x3E\n\t\t\x3Cli\x3EIn a counterexample, \x3Ckbd\x3E←\x3C/kbd\x3E and \x3Ckbd\x3E→\x3C/kbd\x3E step (outside the variables); in the variables, arrows move, \x3Ckbd\x3E→\x3C/kbd\x3E opens and \x3Ckbd\x3E←\x3C/kbd\x3E closes an array or record.\x3C/li\x3E\n\t\t\x3Cli\x3ETabs: \x3Ckbd\x3E←\x3C/kbd\x3E and \x3Ckbd\x3E→\x3C/kbd\x3E move between Check, Simulate, State graph and Help.\x3C/li\x3E\n\t"))
+		vgn.SetInnerHTML(vugu.HTML("\n\t\t\x3Cli\x3E\x3Ckbd\x3ECtrl\x3C/kbd\x3E+\x3Ckbd\x3EEnter\x3C/kbd\x3E runs the model. In the editor \x3Ckbd\x3ETab\x3C/kbd\x3E indents; press \x3Ckbd\x3EEsc\x3C/kbd\x3E and then \x3Ckbd\x3ETab\x3C/kbd\x3E to move on.\x3C/li\x3E\n\t\t\x3Cli\x3EIn a counterexample, \x3Ckbd\x3E←\x3C/kbd\x3E and \x3Ckbd\x3E→\x3C/kbd\x3E step (outside the variables); in the variables, arrows move, \x3Ckbd\x3E→\x3C/kbd\x3E opens and \x3Ckbd\x3E←\x3C/kbd\x3E closes an array or record.\x3C/li\x3E\n\t\t\x3Cli\x3ETabs: \x3Ckbd\x3E←\x3C/kbd\x3E and \x3Ckbd\x3E→\x3C/kbd\x3E move between Check, Simulate, State graph and Help.\x3C/li\x3E\n\t"))
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
 		vgparent.AppendChild(vgn)
 	}

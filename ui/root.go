@@ -98,3 +98,12 @@ func lessons(examples []Example) []Lesson {
 	}
 	return out
 }
+
+// ariaBool spells a boolean as ARIA states want it ("true" or "false"); a
+// bare Go bool would render as a present or absent attribute.
+func ariaBool(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}

@@ -94,7 +94,7 @@ func (c *SimPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "sim-random"}}}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("aria-pressed", c.App.Sim.Auto)
+			vgn.AddAttrInterface("aria-pressed", ariaBool(c.App.Sim.Auto))
 			vgn.SetInnerHTML(c.AutoLabel())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",

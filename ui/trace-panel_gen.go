@@ -61,7 +61,7 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-first"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "First step (Home)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "First step"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-first"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "First step (Home)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
@@ -76,7 +76,7 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-prev"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Previous step (←)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Previous step"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-prev"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Previous step (←)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == 0)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
@@ -96,7 +96,7 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.SetInnerHTML(c.Where())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-next"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Next step (→)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Next step"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-next"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Next step (→)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == len(c.Steps())-1)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
@@ -111,7 +111,7 @@ func (c *TracePanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n\t\t"}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-last"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Last step (End)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "Last step"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "data-testid", Val: "trace-last"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Last step (End)"}}}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("disabled", c.Step() == len(c.Steps())-1)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{

@@ -17,18 +17,18 @@ import { murphi } from './murphi.js';
 
 const style = HighlightStyle.define([
   { tag: t.keyword, color: '#7a3e9d', fontWeight: '600' },
-  { tag: [t.lineComment, t.blockComment], color: '#6a737d', fontStyle: 'italic' },
-  { tag: t.string, color: '#0a7d32' },
-  { tag: t.number, color: '#b35900' },
-  { tag: t.bool, color: '#b35900', fontWeight: '600' },
+  { tag: [t.lineComment, t.blockComment], color: '#57606a', fontStyle: 'italic' },
+  { tag: t.string, color: '#0a6b2b' },
+  { tag: t.number, color: '#8f4700' },
+  { tag: t.bool, color: '#8f4700', fontWeight: '600' },
   { tag: t.typeName, color: '#005cc5' },
-  { tag: t.operator, color: '#d73a49' },
+  { tag: t.operator, color: '#b31d28' },
 ]);
 
 const theme = EditorView.theme({
   '&': { height: '100%', fontSize: '14px' },
   '.cm-scroller': { fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace', lineHeight: '1.45' },
-  '.cm-gutters': { backgroundColor: '#f6f8fa', borderRight: '1px solid #e1e4e8', color: '#8a929b' },
+  '.cm-gutters': { backgroundColor: '#f6f8fa', borderRight: '1px solid #e1e4e8', color: '#5b636d' },
 });
 
 const DEBOUNCE_MS = 300;
@@ -94,6 +94,9 @@ export const editor = {
   // attach puts the editor into host (again, if the host element was re-created).
   attach(host) {
     if (view && view.dom.parentNode !== host) host.replaceChildren(view.dom);
+    // The scrolling part must be reachable from the keyboard too (the
+    // text itself traps Tab for indenting: Esc, then Tab, leaves it).
+    if (view && view.scrollDOM.tabIndex !== 0) view.scrollDOM.tabIndex = 0;
   },
   getText() { return view ? view.state.doc.toString() : ''; },
   // takeReplaced reports (once) whether the user replaced the whole text

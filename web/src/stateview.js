@@ -46,18 +46,18 @@ class StateView {
       c.textContent = text;
       head.appendChild(c);
     }
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'sv-scroll';
+    // The grid itself scrolls (so the focusable element is the scrolling
+    // one); the header row sticks to its top.
+    this.scroller = this.grid;
     this.spacer = document.createElement('div');
     this.spacer.className = 'sv-spacer';
     this.body = document.createElement('div');
     this.body.className = 'sv-body';
     this.body.setAttribute('role', 'rowgroup');
-    this.scroller.append(this.spacer, this.body);
     this.empty = document.createElement('div');
     this.empty.className = 'sv-empty';
     this.empty.hidden = true;
-    this.grid.append(head, this.scroller, this.empty);
+    this.grid.append(head, this.empty, this.spacer, this.body);
     host.appendChild(this.grid);
     this.host = host;
 
@@ -249,6 +249,7 @@ class StateView {
     const top = Math.min(this.top, Math.max(0, total * ROW - this.height));
     const first = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
     const last = Math.min(total, Math.ceil((top + this.height) / ROW) + OVERSCAN);
+    // (this.height includes the sticky header: one row of overscan more.)
     const want = last - first;
     while (this.pool.length < want) this.pool.push(this.makeRow());
     for (let k = 0; k < this.pool.length; k++) {
