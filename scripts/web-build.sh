@@ -5,7 +5,7 @@
 #   - public/dist/app.{js,css}: CodeMirror, uPlot and the page's JS/CSS, bundled by esbuild
 #   - public/dist/graph-worker.js: Graphviz (@viz-js/viz) for the state graph, loaded on first use
 #   - public/wasm_exec.js from this Go's GOROOT
-#   - examples, icons, .gz files and the service worker (web/sitegen)
+#   - examples, icons, .gz files and the service worker (web/sitegen), .br files (scripts/brotli.mjs)
 # Idempotent; unchanged inputs are not rebuilt (Go's build cache, a stamp for esbuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,5 +52,6 @@ fi
 wasm_exec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
 cmp -s "$wasm_exec" public/wasm_exec.js || cp "$wasm_exec" public/wasm_exec.js
 
-# 5. Examples, icons, .gz, service worker.
+# 5. Examples, icons, .gz, service worker; then .br (Node's zlib has Brotli, Go's standard library does not).
 go run ./web/sitegen -public public -examples examples -sw web/src/sw.js
+node scripts/brotli.mjs public

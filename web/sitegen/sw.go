@@ -70,6 +70,9 @@ func writeServiceWorker(public, template string) (string, error) {
 	entries := [][2]string{{"./", index}}
 	var lazy []string
 	for _, rel := range list {
+		if rel == "index.html" {
+			continue // the same page as "./", which the worker serves for it
+		}
 		if isLazy(rel) {
 			lazy = append(lazy, rel)
 			continue
@@ -107,7 +110,9 @@ func fileHash(name string) (string, error) {
 }
 
 // isLazy reports files the app loads only when a feature is first used
-// (the Graphviz worker of the state graph): the service worker caches them
-// when they are first fetched, not at install, so they are not part of
-// the first load.
-func isLazy(rel string) bool { return rel == "dist/graph-worker.js" }
+// (the Graphviz worker of the state graph) or only to install the app (the
+// large icons): the service worker caches them when they are first
+// fetched, not at install, so they are not part of the first load.
+func isLazy(rel string) bool {
+	return rel == "dist/graph-worker.js" || rel == "icons/icon-512.png" || rel == "icons/icon-maskable-512.png"
+}

@@ -52,11 +52,11 @@ self.addEventListener('fetch', (event) => {
   if (req.method !== 'GET' || url.origin !== self.location.origin) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
+    const rel = url.pathname.slice(new URL(self.registration.scope).pathname.length);
     const hit = (await cache.match(req, { ignoreSearch: true })) ||
-      (req.mode === 'navigate' ? await cache.match('./') : undefined);
+      (req.mode === 'navigate' || rel === 'index.html' ? await cache.match('./') : undefined);
     if (hit) return hit;
     const res = await fetch(req);
-    const rel = url.pathname.slice(new URL(self.registration.scope).pathname.length);
     if (res.ok && LAZY.has(rel)) await cache.put(req, res.clone());
     return res;
   })());
