@@ -446,8 +446,12 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		r.Progress = m.Progress
 		r.Samples++
 		chartsPush(m.Progress)
-		r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
-		chartsSetLevels(r.sizes)
+		if bfsLevels(r) {
+			// (A depth-first run's "level" is its depth, which can reach
+			// millions: no per-level chart for it.)
+			r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
+			chartsSetLevels(r.sizes)
+		}
 		return false
 	case protocol.TypeTrace:
 		r.Exports = m.Trace.Exports

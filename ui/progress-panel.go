@@ -68,4 +68,8 @@ func (c *ProgressPanel) LevelsCaption() string {
 }
 
 // DFS reports a depth-first run, which has no BFS levels to chart.
-func (c *ProgressPanel) DFS() bool { r := c.App.Run; return r != nil && r.Options.Algorithm == "dfs" }
+func (c *ProgressPanel) DFS() bool { r := c.App.Run; return r != nil && !bfsLevels(r) }
+
+// bfsLevels reports whether the run's progress levels are BFS levels.
+// (The engine registry will say which algorithms have them.)
+func bfsLevels(r *Run) bool { return r.Options.Algorithm != "dfs" }

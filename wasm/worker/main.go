@@ -21,6 +21,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/verify"
@@ -48,6 +49,14 @@ func main() {
 		global.Set("locusPending", js.Undefined())
 	}
 	w.post(protocol.Message{Type: protocol.TypeReady, Storage: storageKind()})
+	// Remove what cancelled runs left in browser storage. A run opens
+	// storage only when it spills, so most runs never clean up; a Worker
+	// waiting for the next run does it, a moment after it starts (the
+	// cancelled Worker's lock is gone by then).
+	go func() {
+		time.Sleep(3 * time.Second)
+		await(js.Global().Call("locusCleanStores", storePrefix))
+	}()
 	w.serve()
 }
 
