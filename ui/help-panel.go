@@ -6,7 +6,7 @@ type HelpPanel struct {
 }
 
 // Lessons groups the shipped examples by lesson.
-func (c *HelpPanel) Lessons() []Lesson { return lessons(c.App.Examples) }
+func (c *HelpPanel) Lessons() []LessonGroup { return lessons(c.App.Examples) }
 
 // Reference is the quick reference.
 func (c *HelpPanel) Reference() []HelpSection { return QuickReference }

@@ -6,11 +6,11 @@ package ui
 
 import "strings"
 
-// Option labels, shared by the menus and the verdict's summary.
+// Option labels, shared by the menus and the verdict's summary (the
+// algorithms' come from the engine registry).
 var (
-	algorithmLabels = map[string]string{"bfs": "Breadth-first", "dfs": "Depth-first"}
-	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
-	deadlockLabels  = map[string]string{"stuttering": "No rule changes the state", "stuck": "No rule is enabled", "off": "Do not check"}
+	symmetryLabels = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
+	deadlockLabels = map[string]string{"stuttering": "No rule changes the state", "stuck": "No rule is enabled", "off": "Do not check"}
 )
 
 // label returns the menu label of an option value, or the value itself.
@@ -23,8 +23,6 @@ func label(labels map[string]string, v string) string {
 
 // OptionHelp explains each option in a sentence or two, shown beside it.
 var OptionHelp = map[string]string{
-	"algorithm": "Breadth-first search finds the shortest counterexample. Depth-first search goes deep first: " +
-		"its counterexamples can be long, but it may reach a deep bug sooner.",
 	"memory": "The most memory the checker may use for the states it has seen and the ones it still has to visit. " +
 		"When the queue of states to visit outgrows its share, it spills to the browser's storage; when the table of " +
 		"states seen fills the budget, the run stops and the verdict is “incomplete” (nothing was proved).",

@@ -57,9 +57,10 @@ func TestKindWords(t *testing.T) {
 
 func TestOptionsSummaryUsesMenuWords(t *testing.T) {
 	c := &VerdictPanel{App: failedRun()}
+	c.App.Engines = []protocol.EngineInfo{{Name: "bfs", Title: "Breadth-first search"}}
 	c.App.Run.Result.Symmetry, c.App.Run.Result.Deadlock = "exact", "stuttering"
 	for _, s := range c.Stats() {
-		if s.Key == "options" && s.Value != "Breadth-first; symmetry reduction: Exact; deadlock: No rule changes the state" {
+		if s.Key == "options" && s.Value != "Breadth-first search; symmetry reduction: Exact; deadlock: No rule changes the state" {
 			t.Errorf("options = %q", s.Value)
 		}
 	}

@@ -19,21 +19,6 @@ func (c *Root) Init(ctx vugu.InitCtx) {
 	c.App.Start(ctx.EventEnv())
 }
 
-// ShareLabel says whether the share link is on the clipboard.
-func (c *Root) ShareLabel() string {
-	if c.App.ShareCopied {
-		return "Link copied:"
-	}
-	return "Share link:"
-}
-
-// SelectAll selects the share link when its box gets focus.
-func (c *Root) SelectAll(event vugu.DOMEvent) {
-	if t := event.JSEventTarget(); t.Truthy() {
-		t.Call("select")
-	}
-}
-
 // DiagText summarizes the diagnostics for the editor's header.
 func (c *Root) DiagText() string {
 	if s := c.App.DiagnosticsSummary(); s != "" {
@@ -69,19 +54,19 @@ func (c *Root) TabIndex(tab string) string {
 	return "-1"
 }
 
-// Lesson is a group of examples in the examples menu.
-type Lesson struct {
+// LessonGroup is a group of examples in the examples menu.
+type LessonGroup struct {
 	Name     string
 	Examples []Example
 }
 
 // Lessons groups the examples by lesson, in the order of the index.
-func (c *Root) Lessons() []Lesson {
+func (c *Root) Lessons() []LessonGroup {
 	return lessons(c.App.Examples)
 }
 
-func lessons(examples []Example) []Lesson {
-	var out []Lesson
+func lessons(examples []Example) []LessonGroup {
+	var out []LessonGroup
 	at := map[string]int{}
 	for _, ex := range examples {
 		name := ex.Lesson
@@ -92,7 +77,7 @@ func lessons(examples []Example) []Lesson {
 		if !ok {
 			i = len(out)
 			at[name] = i
-			out = append(out, Lesson{Name: name})
+			out = append(out, LessonGroup{Name: name})
 		}
 		out[i].Examples = append(out[i].Examples, ex)
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/locus-mc/locus/core/job"
 )
 
 func readExample(t *testing.T, name string) []byte {
@@ -111,7 +113,7 @@ rule "boom" x = 1 ==> begin x := 5; end;
 		at2      bool // deadlock at x = 2
 	}{{"stuttering", true}, {"stuck", false}, {"off", false}} {
 		t.Run(tc.deadlock, func(t *testing.T) {
-			sim, diags := NewSimulation("d.m", []byte(src), Options{Deadlock: tc.deadlock})
+			sim, diags := NewSimulation("d.m", []byte(src), Options{Options: job.Options{Deadlock: tc.deadlock}})
 			if sim == nil {
 				t.Fatal(diags)
 			}
@@ -158,8 +160,8 @@ func TestGraphMatchesTheChecker(t *testing.T) {
 			if tc.file != "toggles.m" {
 				src = readExample(t, tc.file)
 			}
-			res := Check(context.Background(), tc.file, src, Options{Symmetry: tc.symmetry})
-			g, diags := BuildGraph(context.Background(), tc.file, src, Options{Symmetry: tc.symmetry}, 0)
+			res := Check(context.Background(), tc.file, src, Options{Options: job.Options{Symmetry: tc.symmetry}})
+			g, diags := BuildGraph(context.Background(), tc.file, src, Options{Options: job.Options{Symmetry: tc.symmetry}}, 0)
 			if g == nil {
 				t.Fatal(diags)
 			}
@@ -198,7 +200,7 @@ func TestGraphMatchesTheChecker(t *testing.T) {
 }
 
 func TestGraphCap(t *testing.T) {
-	g, _ := BuildGraph(context.Background(), "toggles.m", []byte(toggles), Options{Symmetry: "off"}, 5)
+	g, _ := BuildGraph(context.Background(), "toggles.m", []byte(toggles), Options{Options: job.Options{Symmetry: "off"}}, 5)
 	if !g.Truncated || len(g.Nodes) != 5 {
 		t.Fatalf("truncated %v with %d nodes", g.Truncated, len(g.Nodes))
 	}

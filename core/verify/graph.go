@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/symmetry"
 )
 
@@ -62,7 +63,7 @@ const (
 // apply), and stops after maxStates states (at most MaxGraphStates). It
 // returns nil and the diagnostics if the model is rejected.
 func BuildGraph(ctx context.Context, filename string, src []byte, opts Options, maxStates int) (*Graph, []Diagnostic) {
-	if _, err := engineOptions(Options{Symmetry: opts.Symmetry, Deadlock: opts.Deadlock}); err != nil {
+	if _, err := engineOptions(Options{Options: job.Options{Symmetry: opts.Symmetry, Deadlock: opts.Deadlock}}); err != nil {
 		return nil, []Diagnostic{{File: filename, Severity: "error", Message: err.Error()}}
 	}
 	m, diags := Compile(filename, src)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
 )
 
 // Simulation steps through one model's states. It is not safe for
@@ -51,7 +52,7 @@ type SimState struct {
 // NewSimulation compiles the model for simulation. It returns nil and the
 // diagnostics if the model is rejected. Of opts only Deadlock matters.
 func NewSimulation(filename string, src []byte, opts Options) (*Simulation, []Diagnostic) {
-	if _, err := engineOptions(Options{Deadlock: opts.Deadlock}); err != nil {
+	if _, err := engineOptions(Options{Options: job.Options{Deadlock: opts.Deadlock}}); err != nil {
 		return nil, []Diagnostic{{File: filename, Severity: "error", Message: err.Error()}}
 	}
 	m, diags := Compile(filename, src)

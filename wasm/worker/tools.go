@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"syscall/js"
 
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/wasm/protocol"
 	"github.com/locus-mc/locus/wasm/tracedata"
@@ -45,7 +46,7 @@ func verifyOptions(o *protocol.Options) verify.Options {
 	if o == nil {
 		return verify.Options{}
 	}
-	return verify.Options{Algorithm: o.Algorithm, Symmetry: o.Symmetry, Deadlock: o.Deadlock}
+	return verify.Options{Options: job.Options{Symmetry: o.Symmetry, Deadlock: o.Deadlock}}
 }
 
 func (w *worker) simulate(m protocol.Message) {
@@ -60,7 +61,7 @@ func (w *worker) simulate(m protocol.Message) {
 	}
 	view := &protocol.SimView{}
 	if t.sim == nil {
-		view.Diagnostics = convertDiagnostics(t.simDiags)
+		view.Diagnostics = t.simDiags
 		w.post(protocol.Message{Type: protocol.TypeSim, ID: m.ID, Sim: view})
 		return
 	}
@@ -134,8 +135,7 @@ func (w *worker) simulate(m protocol.Message) {
 	view.Steps = len(states)
 	if failure != nil {
 		view.Path = append(append([]int(nil), t.path...), path[len(states)])
-		f := convertViolation(*failure)
-		view.Failure = &f
+		view.Failure = failure
 	}
 	if len(states) == 0 {
 		for _, c := range t.sim.Starts() {
@@ -147,7 +147,7 @@ func (w *worker) simulate(m protocol.Message) {
 			view.Choices = append(view.Choices, protocol.SimChoice(c))
 		}
 		for _, v := range last.Violations {
-			view.Violations = append(view.Violations, convertViolation(v))
+			view.Violations = append(view.Violations, v)
 		}
 		view.Discarded, view.Deadlock = last.Discarded, last.Deadlock
 	}
@@ -190,7 +190,7 @@ func (w *worker) buildGraph(m protocol.Message) {
 	t := &w.tools
 	g, diags := verify.BuildGraph(context.Background(), m.Filename, []byte(m.Source), verifyOptions(m.Options), m.MaxStates)
 	t.graph = g
-	sum := &protocol.GraphSummary{Diagnostics: convertDiagnostics(diags)}
+	sum := &protocol.GraphSummary{Diagnostics: diags}
 	if g == nil {
 		w.post(protocol.Message{Type: protocol.TypeGraph, ID: m.ID, Graph: sum})
 		return
@@ -198,8 +198,7 @@ func (w *worker) buildGraph(m protocol.Message) {
 	t.graphName = g.Names()
 	sum.Nodes, sum.Edges, sum.Truncated, sum.Path = len(g.Nodes), len(g.Edges), g.Truncated, g.Path
 	if g.Violation != nil {
-		v := convertViolation(*g.Violation)
-		sum.Violation = &v
+		sum.Violation = g.Violation
 	}
 	var b bytes.Buffer
 	json.NewEncoder(&b).Encode(g)
@@ -220,8 +219,4 @@ func (w *worker) graphPath(m protocol.Message) {
 	}
 	p := w.tools.graphEnc.Encode(w.tools.graphName, stepsOf(step, 0, len(path)))
 	w.postTrace(m.ID, "graph", len(path), p, nil)
-}
-
-func convertViolation(v verify.Violation) protocol.Violation {
-	return protocol.Violation{Kind: v.Kind, Name: v.Name, Message: v.Message, Pos: v.Pos}
 }
