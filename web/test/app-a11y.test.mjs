@@ -45,12 +45,18 @@ test('axe-core: no serious or critical violations on any view', async () => {
   await axe('the state graph');
   await page.locator('[data-testid=tab-help]').click();
   await axe('the help');
+  await h.screenshot(page, 'wide-help');
   await page.locator('[data-testid=files]').click();
   await page.locator('[data-testid=files-dialog]').waitFor();
   await axe('my models');
   await page.locator('[data-testid=files]').click();
   await page.setViewportSize({ width: 390, height: 844 });
   await axe('the phone layout');
+  await page.locator('[data-testid=help]').scrollIntoViewIfNeeded();
+  await h.screenshot(page, 'phone-help');
+  await page.locator('[data-testid=tab-check]').click();
+  await page.locator('[data-testid=editor]').scrollIntoViewIfNeeded();
+  await h.screenshot(page, 'phone-editor');
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
