@@ -102,6 +102,7 @@ func HeapLimit(budget int64) int64 {
 func HardHeapLimit(budget int64) int64 {
 	return HeapLimit(budget) + HeapLimit(budget) - budget
 }
+
 // SimView is the state a simulation has reached.
 type SimView struct {
 	Path  []int `json:"path"`  // the choices taken: a start state number, then rule instance numbers
