@@ -36,7 +36,9 @@ test('an edited example is saved and comes back after a reload', async () => {
   assert.match(edited, /-- my note/);
   assert.equal(await filename(), 'peterson.m');
   await page.reload();
-  await page.waitForFunction((want) => window.locus?.editor?.getText() === want, edited, { timeout: 60000 });
+  // (A loaded machine can take a minute to start the page again.)
+  await page.locator('body[data-loaded=true]').waitFor({ state: 'attached', timeout: 180000 });
+  assert.equal(await text(), edited);
   assert.equal(await filename(), 'peterson.m');
   assert.equal(await page.locator('[data-testid=save-status]').textContent(), 'saved in this browser');
   await h.screenshot(page, 'wide-files-restored');
