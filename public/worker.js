@@ -106,6 +106,10 @@ function fail(what) {
       : (await WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject)).instance;
     await go.run(instance);
   } catch (err) {
-    fail('the engine failed: ' + (err && err.message ? err.message : String(err)));
+    // The engine's first run (which handles the messages that came while
+    // it loaded) may crash here rather than in a resumption.
+    if (crashed) return;
+    crashed = true;
+    fail('the engine failed: ' + (err && err.name ? err.name + ': ' + err.message : String(err)));
   }
 })();

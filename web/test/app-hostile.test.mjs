@@ -44,11 +44,24 @@ rule "probe" x = 0 ==> begin x := f(${depth}); end;
 rule "back" x != 0 ==> begin x := 0; end;
 `;
 
+// deepGuard is issue 6's model: it must fail its invariant.
+const deepGuard = `type t: 0..1000;
+var x: 0..1;
+function down(n: t): t;
+begin
+  if n = 0 then return 0; else return down(n - 1); endif;
+end;
+startstate begin x := 0; end;
+rule "r" down(600) = 0 ==> begin x := 1; end;
+invariant "x stays 0" x = 0;
+`;
+
 // checkInWorker runs models one after another in one engine Worker, as the
 // page does, and returns each outcome.
 async function checkInWorker(page, jobs) {
   return page.evaluate(async (jobs) => {
     const w = new Worker('worker.js');
+    w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
     let settle;
     w.onmessage = (e) => {
       const m = JSON.parse(e.data);
@@ -100,12 +113,18 @@ test('runaway and deep recursion end with a verdict in the page, not a dead Work
     [recursion(20000), { verdict: 'fail', kind: 'recursion-limit' }],
     // A recursive call deep inside an expression.
     [recursion(1500, 100), { verdict: 'pass' }],
+    // Issue 6: a rule whose guard calls 600 deep lost its effect (the
+    // machine's stack grew under it) and the run passed.
+    [deepGuard, { verdict: 'fail', text: /x stays 0/ }],
   ]) {
     await h.openApp(page, srv.url + h.shareFragment(model, { f: 'recursion.m', mem: '256' }));
     await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
     assert.equal(await h.run(page), want.verdict);
     if (want.kind) {
       assert.match(await page.locator('[data-testid=verdict-panel]').textContent(), /calls nested more than 10000 deep/i);
+    }
+    if (want.text) {
+      assert.match(await page.locator('[data-testid=verdict-panel]').textContent(), want.text);
     }
     assert.equal(await page.locator('[data-testid=run]').textContent(), 'Run');
   }
