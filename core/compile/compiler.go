@@ -91,13 +91,11 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		c.env[g] = binding{kind: bGlobal, off: slot}
 	}
 	c.m.NumSlots = len(c.m.Leaves)
-	for _, l := range c.m.Leaves {
-		c.m.pack = append(c.m.pack, packLeaf{lo: l.Lo, bits: uint8(l.Bits), union: l.Kind == LeafUnion})
-	}
 	c.m.StateBytes = (c.m.StateBits + 7) / 8
 	if c.m.StateBytes == 0 {
 		c.m.StateBytes = 1 // a model without variables still has one (empty) state
 	}
+	c.m.packing = newPacking(c.m.Leaves, c.m.StateBytes)
 	murphi.Inspect(ck.Model, func(n murphi.Node) bool {
 		if s, ok := n.(*murphi.PropertyStmt); ok && s.Kind == murphi.ASSUME {
 			c.m.hasAssume = true

@@ -123,13 +123,19 @@ func (mc *Machine) enter(n int, init span) {
 	}
 }
 
-// step counts one loop iteration or call against the step limit.
+// step counts one loop iteration or call against the step limit. It is
+// small enough to inline into every loop and call.
 func (mc *Machine) step(pos murphi.Pos) {
 	mc.steps++
 	if mc.steps > mc.StepLimit {
-		panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
-			Msg: fmt.Sprintf("a single rule execution ran more than %d loop iterations and calls", mc.StepLimit)})
+		mc.stepLimitReached(pos)
 	}
+}
+
+//go:noinline
+func (mc *Machine) stepLimitReached(pos murphi.Pos) {
+	panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
+		Msg: fmt.Sprintf("a single rule execution ran more than %d loop iterations and calls", mc.StepLimit)})
 }
 
 func (mc *Machine) grow(need int) {
@@ -348,7 +354,9 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 			}
 		}
 	}()
-	mc.Load(slots)
+	if len(slots) == 0 || &slots[0] != &mc.mem[0] {
+		mc.Load(slots) // (engines often pass the working state itself)
+	}
 	mc.enter(p.Frame, span{})
 	for _, s := range p.Pre {
 		s(mc)

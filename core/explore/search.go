@@ -38,6 +38,7 @@ type searcher struct {
 
 	rec     []byte // record being pushed: state | index (8) | depth (4)
 	cur     []int64
+	curPack []byte // cur packed
 	curIdx  int64
 	depth   int // depth of the state being expanded
 	changed bool
@@ -99,6 +100,7 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	defer s.front.Close()
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
+	s.curPack = make([]byte, m.StateBytes)
 	s.covers = make([]int64, len(m.Covers))
 	if len(m.Liveness) > 0 {
 		s.liveness = newEdgeLog(s.b)
@@ -162,7 +164,12 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 		s.canon(slots)
 	}
 	buf := s.rec[:s.m.StateBytes]
-	s.m.Pack(slots, buf)
+	if parent >= 0 {
+		// A successor of cur: encode only the slots that differ.
+		s.m.PackFrom(buf, s.curPack, s.cur, slots)
+	} else {
+		s.m.Pack(slots, buf)
+	}
 	h := state.Hash(buf)
 	old, at := s.table.Find(buf, h)
 	if old >= 0 {
@@ -295,6 +302,7 @@ func (s *searcher) loop() {
 			s.depth = level
 		}
 		s.up.Unpack(rec[:sb], s.cur)
+		copy(s.curPack, rec[:sb])
 		s.expanded++
 		if s.expanded&255 == 0 && s.checkpoint() {
 			return
