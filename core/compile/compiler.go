@@ -23,6 +23,10 @@ const (
 	bFrame                    // a frame slot holding the value(s)
 	bFrameRef                 // a frame slot holding the absolute address
 	bPlace                    // a compile-time place (aliases of fixed designators)
+	// bConstParam: an inlined value parameter given a constant: reads see
+	// the constant; as a designator it is the frame slot off, which holds
+	// the constant too.
+	bConstParam
 )
 
 type binding struct {
@@ -50,10 +54,14 @@ type compiler struct {
 	procs map[*murphi.ProcDecl]*proc
 
 	frameTop, frameMax           int
-	locals                       span  // slots of the unit's local variables
-	nCalls                       int   // calls compiled so far
-	perElement                   bool  // compiling a per-element rule instance
-	fn                           *proc // function being compiled, nil in rules
+	locals                       span                         // slots of the unit's local variables
+	nCalls                       int                          // calls compiled so far
+	perElement                   bool                         // compiling a per-element rule instance
+	fn                           *proc                        // function being compiled, nil in rules
+	unrolled                     int                          // copies of the code being compiled that unrolled loops make
+	unrollCovers                 map[*murphi.PropertyStmt]int // cover statements compiled in the current unrolled loop
+	inlining                     map[*murphi.ProcDecl]bool    // procedures being inlined (never into themselves)
+	canInline                    map[*murphi.ProcDecl]bool
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
 }
@@ -64,11 +72,14 @@ type bail struct{}
 // Compile builds the executable model of a checked model.
 func Compile(ck *murphi.Checked) (m *Model, err error) {
 	c := &compiler{
-		ck:    ck,
-		info:  ck.Info,
-		ar:    murphi.Arith{Unsigned: ck.Unsigned},
-		env:   make(map[*murphi.Object]binding),
-		procs: make(map[*murphi.ProcDecl]*proc),
+		ck:        ck,
+		info:      ck.Info,
+		ar:        murphi.Arith{Unsigned: ck.Unsigned},
+		env:       make(map[*murphi.Object]binding),
+		procs:     make(map[*murphi.ProcDecl]*proc),
+		unrolled:  1,
+		inlining:  make(map[*murphi.ProcDecl]bool),
+		canInline: make(map[*murphi.ProcDecl]bool),
 	}
 	c.undef = math.MinInt64
 	if ck.Unsigned {
@@ -393,7 +404,10 @@ func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn {
 			out = append(out, func(mc *Machine) bool { return mc.mem[k] != undef })
 		default:
 			a := flag.addr()
-			out = append(out, func(mc *Machine) bool { return mc.mem[a(mc)] != undef })
+			out = append(out, func(mc *Machine) bool {
+				k := a(mc) // (may move mc.mem)
+				return mc.mem[k] != undef
+			})
 		}
 	}
 	return out

@@ -195,3 +195,88 @@ func BenchmarkPackingSCI(b *testing.B) {
 func BenchmarkPackingMCSLock1(b *testing.B) {
 	benchmarkPacking(b, "../../../shared/models/cmurphi/mux/mcslock1.m")
 }
+
+// TestPackSuccessor checks, on every successor of the first states of the
+// corpus models, that packing from the slots a rule wrote gives the
+// state's packed form, and that Differs agrees with a full comparison: a
+// write that compiled code failed to record would store a wrong state.
+func TestPackSuccessor(t *testing.T) {
+	paths, _ := filepath.Glob("../../../shared/models/cmurphi/*/*.m")
+	more, _ := filepath.Glob("../../../shared/models/rumur/*.m")
+	paths = append(paths, more...)
+	if len(paths) < 100 {
+		t.Fatalf("the corpus is missing: %d models", len(paths))
+	}
+	limit := 400
+	if testing.Short() {
+		limit = 50
+	}
+	checked := 0
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast, errs := murphi.ParseFile(path, src)
+		if errs.HasErrors() {
+			continue
+		}
+		ck, errs := murphi.Check(ast)
+		if errs.HasErrors() {
+			continue
+		}
+		m, err := Compile(ck)
+		if err != nil {
+			continue
+		}
+		mc := m.NewMachine()
+		mc.StepLimit = 1 << 16
+		seen := map[string]bool{}
+		var queue [][]int64
+		add := func(s []int64) {
+			buf := make([]byte, m.StateBytes)
+			m.Pack(s, buf)
+			if !seen[string(buf)] && len(seen) < limit {
+				seen[string(buf)] = true
+				queue = append(queue, append([]int64(nil), s...))
+			}
+		}
+		for i := range m.Starts {
+			if err, assumed := mc.RunStart(i); err == nil && !assumed {
+				add(mc.State())
+			}
+		}
+		got := make([]byte, m.StateBytes)
+		want := make([]byte, m.StateBytes)
+		curPacked := make([]byte, m.StateBytes)
+		for k := 0; k < len(queue); k++ {
+			cur := queue[k]
+			m.Pack(cur, curPacked)
+			emit := func(r int, succ []int64) bool {
+				differs := mc.PackSuccessor(got, curPacked, cur)
+				m.Pack(succ, want)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: rule %s: PackSuccessor = %x, want %x", path, m.Rules[r].Name, got, want)
+				}
+				same := true
+				for i := range succ {
+					same = same && succ[i] == cur[i]
+				}
+				if differs == same || mc.Differs(cur) == same {
+					t.Fatalf("%s: rule %s: differs = %v (Differs %v), states equal = %v", path, m.Rules[r].Name, differs, mc.Differs(cur), same)
+				}
+				checked++
+				add(succ)
+				return true
+			}
+			for from := 0; from < len(m.Rules); {
+				_, rerr, at := mc.Expand(cur, from, emit)
+				if rerr == nil {
+					break
+				}
+				from = at + 1
+			}
+		}
+	}
+	t.Logf("%d successors checked", checked)
+}

@@ -39,10 +39,13 @@ type searcher struct {
 	rec     []byte // record being pushed: state | index (8) | depth (4)
 	cur     []int64
 	curPack []byte // cur packed
-	curIdx  int64
-	depth   int // depth of the state being expanded
-	changed bool
-	emit    compile.Emit
+	// canonSlots holds the canonical form of a state (canon works on a
+	// copy: the machine tracks what compiled code writes in its state).
+	canonSlots []int64
+	curIdx     int64
+	depth      int // depth of the state being expanded
+	changed    bool
+	emit       compile.Emit
 
 	res       *Result
 	maxErrors int
@@ -101,6 +104,7 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
 	s.curPack = make([]byte, m.StateBytes)
+	s.canonSlots = make([]int64, m.NumSlots)
 	s.covers = make([]int64, len(m.Covers))
 	if len(m.Liveness) > 0 {
 		s.liveness = newEdgeLog(s.b)
@@ -160,16 +164,8 @@ func (s *searcher) startStates() {
 // by rule (a start state index when parent < 0). It reports whether the
 // search must stop.
 func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bool {
-	if s.canon != nil {
-		s.canon(slots)
-	}
+	slots = s.pack(slots, parent >= 0)
 	buf := s.rec[:s.m.StateBytes]
-	if parent >= 0 {
-		// A successor of cur: encode only the slots that differ.
-		s.m.PackFrom(buf, s.curPack, s.cur, slots)
-	} else {
-		s.m.Pack(slots, buf)
-	}
 	h := state.Hash(buf)
 	old, at := s.table.Find(buf, h)
 	if old >= 0 {
@@ -238,6 +234,31 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	return false
 }
 
+// pack writes the packed canonical form of slots into s.rec and returns
+// the canonical slots; the machine's working state is left alone (it is
+// canonicalized in a copy). A successor of cur is packed from cur's packed
+// form, encoding only what the rule wrote.
+func (s *searcher) pack(slots []int64, successor bool) []int64 {
+	buf := s.rec[:s.m.StateBytes]
+	if s.canon == nil {
+		if successor {
+			s.mc.PackSuccessor(buf, s.curPack, s.cur)
+		} else {
+			s.m.Pack(slots, buf)
+		}
+		return slots
+	}
+	canon := s.canonSlots
+	copy(canon, slots)
+	s.canon(canon)
+	if successor {
+		s.m.PackFrom(buf, s.curPack, s.cur, canon)
+	} else {
+		s.m.Pack(canon, buf)
+	}
+	return canon
+}
+
 // logEdge records the transition parent -> idx when liveness needs the
 // graph; it reports whether the search must stop (no memory for it).
 func (s *searcher) logEdge(parent, idx int64) bool {
@@ -269,12 +290,7 @@ func (s *searcher) firstFalse(props []*compile.Property, slots []int64) (*compil
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 	s.res.RulesFired++
 	if !s.changed {
-		for i, v := range succ {
-			if v != s.cur[i] {
-				s.changed = true
-				break
-			}
-		}
+		s.changed = s.mc.Differs(s.cur)
 	}
 	return !s.admit(succ, s.curIdx, uint32(rule), s.depth+1)
 }
