@@ -90,7 +90,7 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	s.up = m.NewUnpacker()
 	s.canon = newCanonicalizer(m, s.opts.Symmetry)
 	var err error
-	s.table, err = store.NewExact(m.StateBytes, s.b, state.Hash)
+	s.table, err = store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {
 		return s.incomplete(err)
 	}
