@@ -3,7 +3,8 @@
 #   ./build.sh serve [PORT]   build everything and serve the app (http://localhost:8080)
 #   ./build.sh test           every test: gofmt, go vet, go test (conformance included),
 #                             core under js/wasm in Node, storage under Node + fake-indexeddb,
-#                             and the browser tests in headless Chromium
+#                             the browser tests in headless Chromium, and the edge
+#                             Worker under wrangler dev
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$(go env GOROOT)/lib/wasm:$PATH"
@@ -72,6 +73,12 @@ test)
 		ensure_npm
 		[ -x scripts/web-build.sh ] && scripts/web-build.sh
 		node --test --test-concurrency=1 web/test/
+	fi
+	if [ -f edge/test/edge.test.mjs ]; then
+		step "edge: the Worker under wrangler dev (local workerd, no network)"
+		ensure_npm
+		[ -x scripts/web-build.sh ] && scripts/web-build.sh
+		node --test --test-concurrency=1 edge/test/
 	fi
 	echo
 	echo "all tests passed"

@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/hack-pad/go-indexeddb v0.3.2
 	github.com/hack-pad/hackpadfs v0.2.4
+	github.com/syumai/workers v0.32.0
 	github.com/vugu/vjson v0.0.0-20200505061711-f9cbed27d3d9
 	github.com/vugu/vugu v0.5.1
 )
@@ -16,4 +17,7 @@ require (
 	github.com/vugu/xxhash v0.0.0-20191111030615-ed24d0179019 // indirect
 )
 
-tool github.com/vugu/vugu/cmd/vugu
+tool (
+	github.com/syumai/workers/cmd/workers-assets-gen
+	github.com/vugu/vugu/cmd/vugu
+)

@@ -28,8 +28,8 @@ if [ -n "$(find ui -maxdepth 1 -name '*.vugu' -newer .web-build/vugu.stamp 2>/de
 fi
 
 # 2. The two wasm binaries. The page must not link the engine.
-if GOOS=js GOARCH=wasm go list -deps ./ui/app | grep -q '^github.com/locus-mc/locus/core/'; then
-	echo "web-build.sh: ui/app imports core/ (the engine); it must talk to it only through wasm/protocol" >&2
+if GOOS=js GOARCH=wasm go list -deps ./ui/app | grep '^github.com/locus-mc/locus/core/' | grep -qv '^github.com/locus-mc/locus/core/job$'; then
+	echo "web-build.sh: ui/app imports core/ (the engine); it must talk to it only through wasm/protocol (core/job, the plain types, is allowed)" >&2
 	exit 1
 fi
 GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o public/locus-ui.wasm.tmp ./ui/app

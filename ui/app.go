@@ -7,6 +7,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/locus-mc/locus/core/job"
 	"strings"
 	"sync"
 	"time"
@@ -74,12 +75,22 @@ type App struct {
 	Symmetry  string
 	Deadlock  string
 	MemoryMB  int
+	HashBits  int  // hash compaction signature bits, 0 = off
+	Locality  bool // measure transition locality
+	// Engines describes the engines the Worker runs, from its ready
+	// message (the engine registry); empty until a Worker has loaded.
+	Engines []protocol.EngineInfo
 
 	Run         *Run
 	Diagnostics []protocol.Diagnostic
 	Notice      Notice
 	ShareURL    string // the link shown in the share box; "" hides it
 	ShareCopied bool
+	ShareBox    ShareBoxState // share_flow.go
+	Lesson      *Lesson       // the lesson opened from a short link, listed above the editor
+	LessonAt    int           // its model in the editor
+	Draft       []LessonItem  // the lesson being made
+	DraftTitle  string
 
 	runWorker  *worker
 	diagWorker *worker
@@ -99,7 +110,7 @@ type App struct {
 // Start initializes the app; called from Root.Init with the lock held.
 func (a *App) Start(ee vugu.EventEnv) {
 	a.ee = ee
-	a.Algorithm, a.Symmetry, a.Deadlock = protocol.Algorithms[0], protocol.Symmetries[0], protocol.Deadlocks[0]
+	a.Algorithm, a.Symmetry, a.Deadlock = protocol.DefaultAlgorithm, job.Symmetries[0], job.Deadlocks[0]
 	a.MemoryMB = protocol.DefaultMemoryMB
 	a.Filename = "model.m"
 	a.wake = make(chan struct{}, 1)
@@ -114,7 +125,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	a.diagWorker = newWorker(a.deliver)
 
 	a.onHash = js.FuncOf(func(this js.Value, args []js.Value) any {
-		a.post(func() bool { return a.openShareLink(locationHash()) })
+		a.post(func() bool { return a.openShareLink(locationHash()) || a.openShortLink() })
 		return nil
 	})
 	js.Global().Call("addEventListener", "hashchange", a.onHash)
@@ -135,7 +146,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	})
 	js.Global().Get("document").Call("addEventListener", "keydown", a.onKey)
 
-	shared := a.openShareLink(locationHash())
+	shared := a.openShareLink(locationHash()) || a.openShortLink()
 	go a.loadExamples(!shared)
 }
 
@@ -271,15 +282,10 @@ func (a *App) openShareLink(fragment string) bool {
 		a.Notice = Notice{"error", sentence(err.Error())}
 		return false // the first example opens instead
 	}
-	a.setModel(s.Filename, s.Source)
-	a.Algorithm = orDefault(s.Options.Algorithm, protocol.Algorithms[0])
-	a.Symmetry = orDefault(s.Options.Symmetry, protocol.Symmetries[0])
-	a.Deadlock = orDefault(s.Options.Deadlock, protocol.Deadlocks[0])
-	a.MemoryMB = int(s.Options.MemoryBytes / protocol.MiB)
 	if err != nil {
-		a.Notice = Notice{"warning", sentence(err.Error())}
+		a.applyShared(s, err.Error(), "a share link")
 	} else {
-		a.Notice = Notice{"info", "Opened the model " + s.Filename + " from a share link."}
+		a.applyShared(s, "", "a share link")
 	}
 	return true
 }
@@ -308,12 +314,20 @@ func (a *App) diagnose() {
 }
 
 func (a *App) options() protocol.Options {
-	return protocol.Options{
+	o := protocol.Options{
 		Algorithm:   a.Algorithm,
 		Symmetry:    a.Symmetry,
 		Deadlock:    a.Deadlock,
 		MemoryBytes: int64(a.MemoryMB) * protocol.MiB,
 	}
+	// Options the selected engine does not take are not sent.
+	if e := a.Engine(); e != nil {
+		if e.HashCompaction {
+			o.HashCompaction = a.HashBits
+		}
+		o.Locality = e.Locality && a.Locality
+	}
+	return o
 }
 
 // Running reports whether a check is under way.
@@ -323,7 +337,7 @@ func (a *App) Running() bool { return a.Run != nil && a.Run.Status == "running" 
 func (a *App) StartRun() {
 	a.cancelRun()
 	opts := a.options()
-	if err := opts.Validate(); err != nil {
+	if err := protocol.ValidateOptions(&opts); err != nil {
 		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
 		return
 	}
@@ -361,6 +375,12 @@ func (a *App) finish(status, errText string) {
 
 // receive handles one message from a Worker.
 func (a *App) receive(from *worker, m protocol.Message) bool {
+	if m.Type == protocol.TypeReady && len(m.Engines) > 0 && len(a.Engines) == 0 {
+		a.adoptEngines(m.Engines)
+		if from == a.diagWorker {
+			return true
+		}
+	}
 	if from == a.diagWorker {
 		switch m.Type {
 		case protocol.TypeDiagnostics:
@@ -423,28 +443,6 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	return false
 }
 
-// Share is the Share button's handler: it puts the model and options in the
-// page's address and shows the link, copied to the clipboard if allowed.
-func (a *App) Share() {
-	frag, err := EncodeShare(Shared{Filename: a.Filename, Source: editorText(), Options: a.options()})
-	if err != nil {
-		a.Notice = Notice{"error", sentence(err.Error())}
-		a.ShareURL = ""
-		return
-	}
-	setHash(frag)
-	a.ShareURL = pageURL() + "#" + frag
-	a.ShareCopied = false
-	url := a.ShareURL
-	go func() {
-		ok := copyText(url)
-		a.post(func() bool { a.ShareCopied = ok && a.ShareURL == url; return true })
-	}()
-}
-
-// CloseShare hides the share box.
-func (a *App) CloseShare() { a.ShareURL = "" }
-
 // DismissNotice hides the notice.
 func (a *App) DismissNotice() { a.Notice = Notice{} }
 
@@ -466,6 +464,13 @@ func (a *App) SetOption(name string, event vugu.DOMEvent) {
 		if _, err := fmt.Sscan(v, &mb); err == nil {
 			a.MemoryMB = mb
 		}
+	case "hash":
+		var bits int
+		if _, err := fmt.Sscan(v, &bits); err == nil {
+			a.HashBits = bits
+		}
+	case "locality":
+		a.Locality = event.PropBool("target", "checked")
 	}
 }
 
@@ -500,4 +505,28 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// EngineNamed returns the description of engine name, nil if unknown.
+func (a *App) EngineNamed(name string) *protocol.EngineInfo {
+	for i := range a.Engines {
+		if a.Engines[i].Name == name {
+			return &a.Engines[i]
+		}
+	}
+	return nil
+}
+
+// Engine returns the description of the selected engine, nil if unknown.
+func (a *App) Engine() *protocol.EngineInfo { return a.EngineNamed(a.Algorithm) }
+
+// adoptEngines takes the engine registry a Worker reported, for the options
+// menus; an algorithm it does not know (from an old share link) gives way to
+// the default.
+func (a *App) adoptEngines(engines []protocol.EngineInfo) {
+	a.Engines = engines
+	if a.Engine() == nil {
+		a.Notice = Notice{"warning", fmt.Sprintf("This version of Locus has no %q search; %q is selected instead.", a.Algorithm, protocol.DefaultAlgorithm)}
+		a.Algorithm = protocol.DefaultAlgorithm
+	}
 }

@@ -78,11 +78,9 @@ func copyText(text string) bool {
 
 func locationHash() string { return js.Global().Get("location").Get("hash").String() }
 
-// pageURL is the page's address without its fragment.
-func pageURL() string {
-	loc := js.Global().Get("location")
-	return loc.Get("origin").String() + loc.Get("pathname").String()
-}
+// pageURL is the app's address without a fragment: its root, also on a
+// short link's /s/{id} page (see appRoot).
+func pageURL() string { return appRoot() }
 
 // setHash replaces the fragment without a new history entry or hashchange.
 func setHash(fragment string) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
@@ -15,9 +16,8 @@ type OptionsPanel struct {
 type Choice struct{ Value, Label string }
 
 var (
-	algorithmLabels = map[string]string{"bfs": "Breadth-first", "dfs": "Depth-first"}
-	symmetryLabels  = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
-	deadlockLabels  = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
+	symmetryLabels = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
+	deadlockLabels = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
 )
 
 func choices(values []string, labels map[string]string) []Choice {
@@ -28,10 +28,30 @@ func choices(values []string, labels map[string]string) []Choice {
 	return out
 }
 
-// Algorithms, Deadlocks and Symmetries list the menus' entries.
-func (c *OptionsPanel) Algorithms() []Choice { return choices(protocol.Algorithms, algorithmLabels) }
-func (c *OptionsPanel) Deadlocks() []Choice  { return choices(protocol.Deadlocks, deadlockLabels) }
-func (c *OptionsPanel) Symmetries() []Choice { return choices(protocol.Symmetries, symmetryLabels) }
+// Algorithms lists the engines the Worker reported (the engine registry);
+// until it has loaded, only the one selected.
+func (c *OptionsPanel) Algorithms() []Choice {
+	var out []Choice
+	for _, e := range c.App.Engines {
+		out = append(out, Choice{e.Name, e.Title})
+	}
+	if len(out) == 0 {
+		out = append(out, Choice{c.App.Algorithm, c.App.Algorithm})
+	}
+	return out
+}
+
+// AlgorithmHelp explains the selected engine.
+func (c *OptionsPanel) AlgorithmHelp() string {
+	if e := c.App.Engine(); e != nil {
+		return e.Help
+	}
+	return ""
+}
+
+// Deadlocks and Symmetries list the menus' entries.
+func (c *OptionsPanel) Deadlocks() []Choice  { return choices(job.Deadlocks, deadlockLabels) }
+func (c *OptionsPanel) Symmetries() []Choice { return choices(job.Symmetries, symmetryLabels) }
 
 // memoryChoicesMB are the budgets offered, in MiB.
 var memoryChoicesMB = []int{32, 64, 128, 256, 512, 1024, 2048}
@@ -88,3 +108,15 @@ func (c *OptionsPanel) Status() string {
 		return "Finished"
 	}
 }
+
+// HashChoices are the hash compaction widths offered.
+func (c *OptionsPanel) HashChoices() []Choice {
+	return []Choice{{"0", "Off (store whole states)"}, {"32", "32-bit signatures"}, {"40", "40-bit signatures"}, {"48", "48-bit signatures"}, {"64", "64-bit signatures"}}
+}
+
+// HashValue is the selected width as a menu value.
+func (c *OptionsPanel) HashValue() string { return strconv.Itoa(c.App.HashBits) }
+
+// TakesHash and TakesLocality report whether the selected engine has the option.
+func (c *OptionsPanel) TakesHash() bool     { e := c.App.Engine(); return e != nil && e.HashCompaction }
+func (c *OptionsPanel) TakesLocality() bool { e := c.App.Engine(); return e != nil && e.Locality }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
@@ -28,7 +30,7 @@ func (c *ProgressPanel) Stats() []Stat {
 		p.BytesWritten, p.BytesRead = max(p.BytesWritten, res.DiskWritten), max(p.BytesRead, res.DiskRead)
 	}
 	budget := r.Options.MemoryBytes
-	return []Stat{
+	out := []Stat{
 		{"time", "Elapsed", seconds(p.Seconds)},
 		{"states", "States", count(p.States)},
 		{"rules", "Rules fired", count(p.RulesFired)},
@@ -38,6 +40,33 @@ func (c *ProgressPanel) Stats() []Stat {
 		{"disk", "Disk written / read", byteSize(p.BytesWritten) + " / " + byteSize(p.BytesRead)},
 		{"rate", "States per second", rate(p.StatesPerSec)},
 	}
+	// The figures of the engines that give up exactness for memory.
+	if p.Phase != "" {
+		out = append(out, Stat{"phase", "Mode", phaseLabel(p.Phase)})
+	}
+	if p.CacheFill > 0 || p.CollisionRate > 0 {
+		out = append(out,
+			Stat{"visited", "Insertions (revisits included)", count(p.StatesVisited)},
+			Stat{"collisions", "Collision rate", fmt.Sprintf("%.3f", p.CollisionRate)},
+			Stat{"cache-fill", "Cache filled", fmt.Sprintf("%.0f%%", 100*p.CacheFill)})
+	}
+	if p.TrailBytes > 0 {
+		out = append(out, Stat{"trail", "Counterexample trail", byteSize(p.TrailBytes)})
+	}
+	return out
+}
+
+// phaseLabel names an adaptive engine's mode for a reader.
+func phaseLabel(phase string) string {
+	switch phase {
+	case "exact":
+		return "exact (every state kept)"
+	case "compact":
+		return "hash compaction (40-bit signatures)"
+	case "cache":
+		return "cache (recent states only)"
+	}
+	return phase
 }
 
 // StorageNote says where the queue may spill.
@@ -61,5 +90,13 @@ func (c *ProgressPanel) LevelsCaption() string {
 	return "New states per BFS level"
 }
 
-// DFS reports a depth-first run, which has no BFS levels to chart.
-func (c *ProgressPanel) DFS() bool { r := c.App.Run; return r != nil && r.Options.Algorithm == "dfs" }
+// NoLevels reports a run whose engine does not search by BFS levels, so
+// there is no per-level chart.
+func (c *ProgressPanel) NoLevels() bool {
+	r := c.App.Run
+	if r == nil {
+		return false
+	}
+	e := c.App.EngineNamed(r.Options.Algorithm)
+	return e != nil && !e.Levels
+}

@@ -107,7 +107,7 @@ func (c *ProgressPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "figure", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("hidden", c.DFS())
+			vgn.AddAttrInterface("hidden", c.NoLevels())
 			{
 				vgparent := vgn
 				_ = vgparent

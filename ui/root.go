@@ -19,21 +19,6 @@ func (c *Root) Init(ctx vugu.InitCtx) {
 	c.App.Start(ctx.EventEnv())
 }
 
-// ShareLabel says whether the share link is on the clipboard.
-func (c *Root) ShareLabel() string {
-	if c.App.ShareCopied {
-		return "Link copied:"
-	}
-	return "Share link:"
-}
-
-// SelectAll selects the share link when its box gets focus.
-func (c *Root) SelectAll(event vugu.DOMEvent) {
-	if t := event.JSEventTarget(); t.Truthy() {
-		t.Call("select")
-	}
-}
-
 // DiagText summarizes the diagnostics for the editor's header.
 func (c *Root) DiagText() string {
 	if s := c.App.DiagnosticsSummary(); s != "" {

@@ -113,7 +113,7 @@ func DecodeShare(fragment string) (s Shared, ok bool, err error) {
 	} else {
 		o.MemoryBytes = protocol.DefaultMemoryMB * protocol.MiB
 	}
-	if verr := o.Validate(); verr != nil {
+	if verr := protocol.ValidateOptions(&o); verr != nil {
 		s.Options = protocol.Options{MemoryBytes: protocol.DefaultMemoryMB * protocol.MiB}
 		return s, true, fmt.Errorf("the link's options could not be used (%v); the defaults are set instead", verr)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestShareRoundTrip(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("DecodeShare: ok=%v err=%v", ok, err)
 		}
-		if got != in {
+		if !reflect.DeepEqual(got, in) {
 			t.Errorf("DecodeShare(EncodeShare(s)) = %+v, want %+v", got, in)
 		}
 	}
@@ -45,7 +46,7 @@ func TestShareDefaults(t *testing.T) {
 		t.Fatalf("DecodeShare: ok=%v err=%v", ok, err)
 	}
 	want := Shared{Filename: "model.m", Source: "var x: boolean;", Options: protocol.Options{MemoryBytes: protocol.DefaultMemoryMB * protocol.MiB}}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
@@ -76,7 +77,9 @@ func TestShareDamaged(t *testing.T) {
 
 func TestShareBadOptions(t *testing.T) {
 	frag, _ := EncodeShare(Shared{Filename: "a.m", Source: mutex})
-	for _, extra := range []string{"&a=astar", "&mem=1", "&mem=lots", "&sym=full", "&dl=sometimes"} {
+	// An unknown algorithm is caught once the Worker reports its engines
+	// (TestAdoptEngines).
+	for _, extra := range []string{"&mem=1", "&mem=lots", "&sym=full", "&dl=sometimes"} {
 		got, ok, err := DecodeShare(frag + extra)
 		if !ok || err == nil || !strings.Contains(err.Error(), "defaults") {
 			t.Errorf("DecodeShare(...%s): ok %v, err %v; want the model with a note about defaults", extra, ok, err)
@@ -122,5 +125,19 @@ func TestCleanFilename(t *testing.T) {
 		if got := cleanFilename(in); got != want {
 			t.Errorf("cleanFilename(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestAdoptEngines(t *testing.T) {
+	engines := []protocol.EngineInfo{{Name: "bfs"}, {Name: "auto"}}
+	a := &App{Algorithm: "astar"}
+	a.adoptEngines(engines)
+	if a.Algorithm != protocol.DefaultAlgorithm || a.Notice.Kind != "warning" || !strings.Contains(a.Notice.Text, "astar") {
+		t.Errorf("after adopting the engines: algorithm %q, notice %+v; want the default and a warning", a.Algorithm, a.Notice)
+	}
+	b := &App{Algorithm: "bfs"}
+	b.adoptEngines(engines)
+	if b.Algorithm != "bfs" || b.Notice.Kind != "" {
+		t.Errorf("a known algorithm was changed: %q, %+v", b.Algorithm, b.Notice)
 	}
 }

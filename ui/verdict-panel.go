@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
@@ -55,10 +57,17 @@ func (c *VerdictPanel) Headline() string {
 	res := r.Result
 	switch res.Verdict {
 	case protocol.Pass:
-		if res.States != nil {
-			return fmt.Sprintf("No violation in %s reachable states.", count(*res.States))
+		what := "No violation"
+		switch {
+		case res.States != nil:
+			what = fmt.Sprintf("No violation in %s reachable states", count(*res.States))
+		case res.StatesEstimate > 0:
+			what = fmt.Sprintf("No violation in about %s reachable states", count(res.StatesEstimate))
 		}
-		return "No violation."
+		if res.Guarantee == job.GuaranteeOmissionBound {
+			return what + fmt.Sprintf(", unless hash compaction hid a state (probability at most %.2g).", res.OmissionBound)
+		}
+		return what + "."
 	case protocol.Fail:
 		if v := res.Violation; v != nil {
 			if v.Pos != "" {
@@ -99,8 +108,20 @@ func (c *VerdictPanel) Stats() []Stat {
 	if res.States != nil {
 		add("states", "States", count(*res.States))
 	}
+	if res.States == nil && res.StatesEstimate > 0 {
+		add("states", "States (estimated)", count(res.StatesEstimate))
+	}
+	if res.States == nil || res.StatesVisited != *res.States {
+		add("visited", "Insertions (revisits included)", count(res.StatesVisited))
+	}
+	if res.CollisionRate > 0 {
+		add("collisions", "Collision rate", fmt.Sprintf("%.3f", res.CollisionRate))
+	}
+	if g := guaranteeLabel(res); g != "" {
+		add("guarantee", "Guarantee", g)
+	}
 	add("rules", "Rules fired", count(res.RulesFired))
-	if res.Algorithm != "dfs" {
+	if e := c.App.EngineNamed(res.Algorithm); e == nil || e.Levels {
 		add("depth", "BFS depth", count(int64(res.Depth)))
 	}
 	add("time", "Time", seconds(res.Seconds))
@@ -113,8 +134,30 @@ func (c *VerdictPanel) Stats() []Stat {
 	if res.StateBits > 0 {
 		add("state-size", "State size", fmt.Sprintf("%d bits", res.StateBits))
 	}
-	add("options", "Options", fmt.Sprintf("%s, symmetry %s, deadlock %s", orDefault(res.Algorithm, r.Options.Algorithm), orDefault(res.Symmetry, r.Options.Symmetry), orDefault(res.Deadlock, r.Options.Deadlock)))
+	algo := orDefault(res.Algorithm, r.Options.Algorithm)
+	if len(res.Phases) > 1 {
+		algo += " (" + strings.Join(res.Phases, " → ") + ")"
+	}
+	add("options", "Options", fmt.Sprintf("%s, symmetry %s, deadlock %s", algo, orDefault(res.Symmetry, r.Options.Symmetry), orDefault(res.Deadlock, r.Options.Deadlock)))
 	return out
+}
+
+// guaranteeLabel says what a verdict rests on, for the engines where that
+// is not plain.
+func guaranteeLabel(res *protocol.Result) string {
+	switch res.Guarantee {
+	case job.GuaranteeOmissionBound:
+		return fmt.Sprintf("hash compaction: a state missed with probability ≤ %.2g", res.OmissionBound)
+	case job.GuaranteeNotComplete:
+		if res.Verdict == protocol.Incomplete {
+			return "not every state was shown to be visited"
+		}
+	case job.GuaranteeExact:
+		if len(res.Phases) > 0 && res.Verdict == protocol.Pass {
+			return "exact: every state kept"
+		}
+	}
+	return ""
 }
 
 // Diagnostics lists the front end's messages of a rejected model.
@@ -127,3 +170,50 @@ func (c *VerdictPanel) Diagnostics() []protocol.Diagnostic {
 
 // Pos prints a diagnostic's position.
 func (c *VerdictPanel) Pos(d protocol.Diagnostic) string { return fmt.Sprintf("%d:%d", d.Line, d.Col) }
+
+// Locality is the run's transition locality, if measured.
+func (c *VerdictPanel) Locality() *job.Locality {
+	if r := c.App.Run; r != nil && r.Result != nil {
+		return r.Result.Locality
+	}
+	return nil
+}
+
+// LocalityRow is one line of the locality table, formatted.
+type LocalityRow struct{ K, Mean, StdDev string }
+
+// LocalityRows lists E{Δ(k)} and σ(k) for k = -1, 0, 1, and SumAvg.
+func (c *VerdictPanel) LocalityRows() []LocalityRow {
+	l := c.Locality()
+	if l == nil {
+		return nil
+	}
+	var out []LocalityRow
+	for _, d := range l.Delta {
+		out = append(out, LocalityRow{fmt.Sprint(d.K), fmt.Sprintf("%.4f", d.Mean), fmt.Sprintf("%.4f", d.StdDev)})
+	}
+	return append(out, LocalityRow{"SumAvg", fmt.Sprintf("%.4f", l.SumAvg), ""})
+}
+
+// LocalityBar is one bar of the histogram of k.
+type LocalityBar struct{ K, Count, Width, Title string }
+
+// LocalityBars is the histogram of k as bars, widest = most transitions.
+func (c *VerdictPanel) LocalityBars() []LocalityBar {
+	l := c.Locality()
+	if l == nil {
+		return nil
+	}
+	var most int64 = 1
+	for _, h := range l.Histogram {
+		most = max(most, h.Count)
+	}
+	var out []LocalityBar
+	for _, h := range l.Histogram {
+		share := float64(h.Count) / float64(max(l.Transitions, 1))
+		out = append(out, LocalityBar{K: fmt.Sprint(h.K), Count: count(h.Count),
+			Width: fmt.Sprintf("%.1f%%", 100*float64(h.Count)/float64(most)),
+			Title: fmt.Sprintf("%s transitions with k = %d (%.1f%%)", count(h.Count), h.K, 100*share)})
+	}
+	return out
+}

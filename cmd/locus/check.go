@@ -9,10 +9,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 
 	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
 )
 
@@ -56,6 +59,39 @@ func (f sizeFlag) Set(s string) error {
 	return nil
 }
 
+// paramFlag collects --param NAME=VALUE.
+type paramFlag struct{ m *map[string]float64 }
+
+func (f paramFlag) String() string { return "" }
+
+func (f paramFlag) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE")
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return fmt.Errorf("%s: not a number: %q", name, val)
+	}
+	if *f.m == nil {
+		*f.m = map[string]float64{}
+	}
+	(*f.m)[name] = v
+	return nil
+}
+
+func engineNames() string {
+	var names []string
+	for _, e := range verify.Engines() {
+		names = append(names, e.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// heapMargin is the Go heap allowed beyond the engine's budget: the
+// compiled model, buffers and garbage not yet collected.
+const heapMargin = 4 << 20
+
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -67,7 +103,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		cpuprofile string
 		diskDir    string
 	)
-	fs.StringVar(&opts.Algorithm, "algo", "bfs", "search algorithm: bfs or dfs")
+	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
+	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
+	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
+	fs.Var(paramFlag{&opts.Params}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
 	fs.StringVar(&opts.Symmetry, "symmetry", "exact", "scalarset symmetry reduction: exact, heuristic or off")
 	fs.StringVar(&opts.Deadlock, "deadlock", "stuttering", "deadlock detection: stuttering, stuck or off")
 	fs.BoolVar(&ndl, "ndl", false, "no deadlock detection (same as --deadlock off)")
@@ -155,6 +194,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			f.Close()
 		}()
 	}
+	if opts.MemoryBytes > 0 {
+		// The budget bounds the engine's tables; the Go heap limit makes
+		// the collector hold everything else near it too, so that -m
+		// bounds the process (as the Worker does in the browser).
+		debug.SetMemoryLimit(opts.MemoryBytes + heapMargin)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res := verify.Check(ctx, file, src, opts)
@@ -191,6 +236,11 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 		sev := ""
 		if d.Severity == "warning" {
 			sev = "warning: "
+		}
+		if d.Line == 0 {
+			// An engine note: about the run, not a place in the model.
+			fmt.Fprintf(ew, "%s: note: %s\n", d.File, d.Message)
+			continue
 		}
 		fmt.Fprintf(ew, "%s:%d:%d: %s%s\n", d.File, d.Line, d.Col, sev, d.Message)
 		if d.Line >= 1 && d.Line <= len(lines) {
@@ -237,8 +287,16 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 		verdict += " (" + res.Reason + ")"
 	}
 	fmt.Fprintf(w, "Result:       %s\n", verdict)
+	if g := guaranteeText(res); g != "" {
+		fmt.Fprintf(w, "Guarantee:    %s\n", g)
+	}
 	if res.States != nil {
 		fmt.Fprintf(w, "States:       %s\n", commas(*res.States))
+	} else if res.StatesEstimate > 0 {
+		fmt.Fprintf(w, "States:       about %s distinct (estimated)\n", commas(res.StatesEstimate))
+	}
+	if res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
+		fmt.Fprintf(w, "Visited:      %s insertions (revisits of forgotten states included), collision rate %.3f\n", commas(res.StatesVisited), res.CollisionRate)
 	}
 	fmt.Fprintf(w, "Rules fired:  %s\n", commas(res.RulesFired))
 	fmt.Fprintf(w, "Depth:        %d\n", res.Depth)
@@ -248,15 +306,65 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	if res.BytesPerState == 1 {
 		unit = "byte"
 	}
-	fmt.Fprintf(w, "Memory:       %s engine peak, %s process peak; %d bits (%g %s) per state\n",
-		budget.FormatBytes(res.PeakBytes), budget.FormatBytes(res.RSSBytes), res.StateBits, res.BytesPerState, unit)
+	budgetText := "no budget"
+	if res.MemoryBudget > 0 {
+		budgetText = "budget " + budget.FormatBytes(res.MemoryBudget)
+	}
+	fmt.Fprintf(w, "Memory:       %s engine peak (%s), %s process peak\n",
+		budget.FormatBytes(res.PeakBytes), budgetText, budget.FormatBytes(res.RSSBytes))
+	perState := ""
+	if res.EngineBytesPerState > 0 {
+		perState = fmt.Sprintf("; the engine held %.1f bytes per state", res.EngineBytesPerState)
+	}
+	fmt.Fprintf(w, "State size:   %d bits (%g %s) packed%s\n", res.StateBits, res.BytesPerState, unit, perState)
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		fmt.Fprintf(w, "Disk:         %s written, %s read\n", budget.FormatBytes(res.DiskWritten), budget.FormatBytes(res.DiskRead))
 	}
-	fmt.Fprintf(w, "Options:      %s, symmetry %s, deadlock %s\n", res.Algorithm, res.Symmetry, res.Deadlock)
+	algo := res.Algorithm
+	if len(res.Phases) > 1 {
+		algo += " (" + strings.Join(res.Phases, " → ") + ")"
+	}
+	if res.Hash > 0 {
+		algo += fmt.Sprintf(", %d-bit hash compaction", res.Hash)
+	}
+	fmt.Fprintf(w, "Options:      %s, symmetry %s, deadlock %s\n", algo, res.Symmetry, res.Deadlock)
+	if res.Locality != nil {
+		printLocality(w, res.Locality)
+	}
 	for _, c := range res.Covers {
 		fmt.Fprintf(w, "Cover:        %q %s time(s)\n", c.Name, commas(c.Count))
 	}
+}
+
+// guaranteeText says in words what the verdict rests on.
+func guaranteeText(res *verify.Result) string {
+	switch res.Guarantee {
+	case job.GuaranteeExact:
+		if res.Verdict == verify.Pass {
+			return "exact: every reachable state was visited"
+		}
+	case job.GuaranteeOmissionBound:
+		return fmt.Sprintf("hash compaction: the probability that a state was missed is at most %.3g (Stern and Dill's bound)", res.OmissionBound)
+	case job.GuaranteeNotComplete:
+		if res.Verdict == verify.Incomplete {
+			return "not proven complete: some reachable states may not have been visited"
+		}
+	}
+	return ""
+}
+
+func printLocality(w io.Writer, l *job.Locality) {
+	fmt.Fprintf(w, "Locality:     %s states, %s transitions, %s rules fired that left the state unchanged (not counted; Penna et al. §3)\n", commas(l.States), commas(l.Transitions), commas(l.SelfLoops))
+	fmt.Fprintf(w, "              %-5s %-12s %-12s\n", "k", "E{Δ(k)}", "σ(k)")
+	for _, d := range l.Delta {
+		fmt.Fprintf(w, "              %-5d %-12.6g %-12.6g\n", d.K, d.Mean, d.StdDev)
+	}
+	fmt.Fprintf(w, "              SumAvg %.6g\n", l.SumAvg)
+	var parts []string
+	for _, h := range l.Histogram {
+		parts = append(parts, fmt.Sprintf("%d:%s", h.K, commas(h.Count)))
+	}
+	fmt.Fprintf(w, "              transitions by k: %s\n", strings.Join(parts, " "))
 }
 
 func countErrors(ds []verify.Diagnostic) int {

@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"github.com/locus-mc/locus/core/verify"
 )
 
 func main() {
@@ -24,6 +27,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "engines":
+		printEngines(stdout)
+		return 0
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -41,7 +47,45 @@ const usage = `Locus: a Murphi model checker.
 
 Usage:
   locus check [flags] MODEL.m     verify a model
+  locus engines                   describe the search algorithms and their parameters
   locus help                      show this help
 
 Run 'locus check -h' for the flags.
 `
+
+// printEngines describes every registered engine.
+func printEngines(w io.Writer) {
+	for i, e := range verify.Engines() {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		def := ""
+		if i == 0 {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "%s%s: %s\n", e.Name, def, e.Title)
+		fmt.Fprintf(w, "  %s\n", e.Help)
+		var caps []string
+		if e.Exact {
+			caps = append(caps, "exact")
+		}
+		if e.ShortestTraces {
+			caps = append(caps, "shortest counterexamples")
+		}
+		if e.UsesStorage {
+			caps = append(caps, "uses disk")
+		}
+		if e.HashCompaction {
+			caps = append(caps, "--hash-compaction")
+		}
+		if e.Locality {
+			caps = append(caps, "--locality")
+		}
+		if len(caps) > 0 {
+			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))
+		}
+		for _, p := range e.Params {
+			fmt.Fprintf(w, "  --param %s=N  %s (default %g, %g..%g)\n", p.Name, p.Title, p.Default, p.Min, p.Max)
+		}
+	}
+}

@@ -1,14 +1,26 @@
 // Package explore holds the state-space exploration engines. Every engine
 // takes the same compiled Model and Options and returns the same Result, so
 // each can be cross-checked against exact breadth-first search.
+//
+// Engines register themselves in this package's registry with a
+// job.EngineInfo; the command line, the Web Worker and the UI read the
+// registry (Engines) and nothing outside this package compares algorithm
+// names. The engines share one search loop (search.go) over the seams of
+// DESIGN.md: a visited set behind store.Visited, a queue from core/queue, a
+// trail (core/trail) that rebuilds counterexamples by replaying rules, and
+// the property checks of props.go.
 package explore
 
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/storagefs"
 )
@@ -48,30 +60,36 @@ const (
 
 // Options configure an exploration.
 type Options struct {
-	Algorithm     string // "bfs" or "dfs"
+	Algorithm     string // a registered engine name; "" means bfs
 	Symmetry      SymmetryMode
 	Deadlock      DeadlockMode
 	Bound         int // do not expand states at this depth; 0 = no bound
 	MaxErrors     int // stop after this many violations; 0 means 1
 	MemoryBytes   int64
 	QueueFraction float64 // share of MemoryBytes for the queue's memory part
+	HashBits      int     // hash compaction signature bits; 0 = off
+	Locality      bool    // measure transition locality (exact BFS)
+	Params        map[string]float64
 	FS            storagefs.FS
 	Trace         TraceMode
-	Progress      func(Progress)
+	Progress      func(job.Progress)
 	ProgressEvery time.Duration
 }
 
-// Progress is one sample of a running exploration.
-type Progress struct {
-	Elapsed      time.Duration
-	States       int64
-	RulesFired   int64
-	Level        int
-	QueueMemory  int64
-	QueueDisk    int64
-	MemoryBytes  int64
-	BytesWritten int64
-	BytesRead    int64
+// Param returns engine parameter name: the value given in Options, else
+// the registered default.
+func (o Options) Param(name string) float64 {
+	if v, ok := o.Params[name]; ok {
+		return v
+	}
+	if e := lookup(o.Algorithm); e != nil {
+		for _, p := range e.info.Params {
+			if p.Name == name {
+				return p.Default
+			}
+		}
+	}
+	return math.NaN()
 }
 
 // Verdict is the outcome of a run.
@@ -86,7 +104,7 @@ const (
 )
 
 func (v Verdict) String() string {
-	return [...]string{"pass", "fail", "incomplete", "error"}[v]
+	return [...]string{job.Pass, job.Fail, job.Incomplete, job.Error}[v]
 }
 
 // Result is what every engine returns.
@@ -94,17 +112,30 @@ type Result struct {
 	Verdict    Verdict
 	Reason     string // why incomplete or error
 	Violations []*Violation
-	States     int64
-	// StatesExact is false when States is only a lower bound or estimate.
-	StatesExact bool
-	RulesFired  int64
-	Depth       int
-	Elapsed     time.Duration
-	PeakBytes   int64
-	LevelSizes  []int64
-	Covers      []CoverCount
-	DiskWritten int64
-	DiskRead    int64
+	// States counts distinct states; StatesExact is false when it is not
+	// a count of distinct reachable states (a cache forgets states).
+	States         int64
+	StatesExact    bool
+	StatesVisited  int64 // insertions into the visited set
+	StatesEstimate int64 // forgetting engines: estimated distinct states
+	RulesFired     int64
+	Depth          int
+	Elapsed        time.Duration
+	PeakBytes      int64
+	VisitedBytes   int64
+	MemoryBudget   int64
+	LevelSizes     []int64
+	Covers         []CoverCount
+	DiskWritten    int64
+	DiskRead       int64
+	Guarantee      string  // job.Guarantee*
+	OmissionBound  float64 // hash compaction
+	CollisionRate  float64 // caches
+	Phases         []string
+	Locality       *job.Locality
+	// SymmetryOffReason is set when symmetry reduction was turned off for
+	// this run, and says why.
+	SymmetryOffReason string
 	// Notes are things the user should know about how the run was done.
 	Notes []string
 }
@@ -131,16 +162,103 @@ type TraceStep struct {
 	State []int64
 }
 
-// Run explores m with the engine opts.Algorithm names.
-func Run(ctx context.Context, m *compile.Model, opts Options) *Result {
-	switch opts.Algorithm {
-	case "", "bfs":
-		return search(ctx, m, opts, false)
-	case "dfs":
-		return search(ctx, m, opts, true)
-	}
-	return &Result{Verdict: Error, Reason: fmt.Sprintf("unknown algorithm %q", opts.Algorithm)}
+// engine is a registered algorithm.
+type engine struct {
+	info job.EngineInfo
+	run  func(ctx context.Context, m *compile.Model, opts Options) *Result
 }
 
-// Algorithms lists the engines Run accepts.
-func Algorithms() []string { return []string{"bfs", "dfs"} }
+var registry = map[string]*engine{}
+
+// register adds an engine; engine files call it from init.
+func register(info job.EngineInfo, fn func(context.Context, *compile.Model, Options) *Result) {
+	if _, dup := registry[info.Name]; dup {
+		panic("explore: engine registered twice: " + info.Name)
+	}
+	registry[info.Name] = &engine{info: info, run: fn}
+}
+
+func lookup(name string) *engine {
+	if name == "" {
+		name = DefaultAlgorithm
+	}
+	return registry[name]
+}
+
+// DefaultAlgorithm is the engine used when Options.Algorithm is empty.
+const DefaultAlgorithm = "bfs"
+
+// Engines describes every registered engine, the default first, then by name.
+func Engines() []job.EngineInfo {
+	var out []job.EngineInfo
+	for _, e := range registry {
+		out = append(out, e.info)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i].Name == DefaultAlgorithm) != (out[j].Name == DefaultAlgorithm) {
+			return out[i].Name == DefaultAlgorithm
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Algorithms lists the engine names Run accepts, the default first.
+func Algorithms() []string {
+	var out []string
+	for _, e := range Engines() {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// Check reports the first thing wrong with opts for its engine: an unknown
+// engine, a parameter it does not have or out of range, hash compaction or
+// locality it does not support.
+func Check(opts Options) error {
+	e := lookup(opts.Algorithm)
+	if e == nil {
+		return fmt.Errorf("unknown algorithm %q (known: %s)", opts.Algorithm, strings.Join(Algorithms(), ", "))
+	}
+	if opts.HashBits != 0 {
+		if !e.info.HashCompaction {
+			return fmt.Errorf("the %s engine does not use hash compaction", e.info.Name)
+		}
+		if opts.HashBits < job.MinHashCompaction || opts.HashBits > job.MaxHashCompaction {
+			return fmt.Errorf("hash compaction takes %d to %d bits, not %d", job.MinHashCompaction, job.MaxHashCompaction, opts.HashBits)
+		}
+	}
+	if opts.Locality && !e.info.Locality {
+		return fmt.Errorf("the %s engine cannot measure transition locality (bfs can)", e.info.Name)
+	}
+	for name, v := range opts.Params {
+		var p *job.ParamInfo
+		for i := range e.info.Params {
+			if e.info.Params[i].Name == name {
+				p = &e.info.Params[i]
+			}
+		}
+		if p == nil {
+			return fmt.Errorf("the %s engine has no parameter %q", e.info.Name, name)
+		}
+		if math.IsNaN(v) || v < p.Min || v > p.Max || (p.Integer && v != math.Trunc(v)) {
+			return fmt.Errorf("parameter %s of %s must be %s in [%g, %g], not %g", name, e.info.Name, kindOf(p), p.Min, p.Max, v)
+		}
+	}
+	return nil
+}
+
+func kindOf(p *job.ParamInfo) string {
+	if p.Integer {
+		return "an integer"
+	}
+	return "a number"
+}
+
+// Run explores m with the engine opts.Algorithm names.
+func Run(ctx context.Context, m *compile.Model, opts Options) *Result {
+	if err := Check(opts); err != nil {
+		return &Result{Verdict: Error, Reason: err.Error()}
+	}
+	return lookup(opts.Algorithm).run(ctx, m, opts)
+}

@@ -1,9 +1,14 @@
 package explore
 
 import (
+	"fmt"
+
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/queue"
 )
+
+// minSegmentRecords is the fewest states a queue segment may hold.
+const minSegmentRecords = 64
 
 // DefaultQueueFraction is the share of the memory budget given to the
 // search queue's in-memory part (Murphi's gPercentActive).
@@ -20,6 +25,17 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 			frac = DefaultQueueFraction
 		}
 		share := int64(frac * float64(opts.MemoryBytes))
+		per, err := queue.SegmentRecords(rec, share)
+		if err != nil {
+			return nil, err
+		}
+		if per < minSegmentRecords {
+			// Segments this small would make the queue crawl through
+			// storage a few records at a time.
+			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
+				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec))),
+				&budget.ErrExhausted{Part: "queue", Need: int64(16 * minSegmentRecords * rec), Limit: opts.MemoryBytes}}
+		}
 		if lifo {
 			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
 		}
@@ -30,3 +46,13 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 	}
 	return queue.NewMemory(rec, b), nil
 }
+
+// smallShare is a queue share too small to work with: the run ends
+// incomplete (a resource limit), with advice.
+type smallShare struct {
+	msg   string
+	cause *budget.ErrExhausted
+}
+
+func (e *smallShare) Error() string { return e.msg }
+func (e *smallShare) Unwrap() error { return e.cause }

@@ -1,7 +1,11 @@
 package explore
 
-// This file implements exact breadth-first and depth-first search over an
-// exact visited set. BFS finds a shortest counterexample.
+// This file implements the search loop every engine runs: pop a state from
+// the frontier (a FIFO for breadth-first engines, a LIFO for depth-first),
+// fire its enabled rules, and admit each successor: canonicalise, look it
+// up in the visited set, check the properties, give it an id in the trail,
+// and queue it. Engines differ in the visited set they plug in and in the
+// hooks they set (what to do when the set is full, when to give up).
 
 import (
 	"context"
@@ -12,37 +16,36 @@ import (
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/queue"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/store"
+	"github.com/locus-mc/locus/core/trail"
 	"github.com/locus-mc/locus/storagefs"
 )
-
-const noParent = ^uint32(0)
 
 type searcher struct {
 	ctx  context.Context
 	m    *compile.Model
 	opts Options
-	dfs  bool
+	lifo bool
 
-	b      *budget.Budget
-	mc     *compile.Machine
-	up     *compile.Unpacker
-	table  *store.Exact
-	parent *store.Column
-	rule   *store.Column
-	front  queue.FIFO
-	canon  func([]int64)
+	b       *budget.Budget
+	mc      *compile.Machine
+	up      *compile.Unpacker
+	visited store.Visited
+	trail   *trail.Trail
+	front   queue.FIFO
+	canon   func([]int64)
 
-	rec     []byte // record being pushed: state | index (8) | depth (4)
+	rec     []byte // record being pushed: state | id (8) | depth (4)
 	cur     []int64
 	curPack []byte // cur packed
 	// canonSlots holds the canonical form of a state (canon works on a
 	// copy: the machine tracks what compiled code writes in its state).
 	canonSlots []int64
-	curIdx     int64
+	curID      int64
 	depth      int // depth of the state being expanded
 	changed    bool
 	emit       compile.Emit
@@ -54,19 +57,40 @@ type searcher struct {
 	nextCheck time.Time
 	expanded  int64
 
-	// BFS level accounting.
+	// BFS level accounting: states left to expand in this level, states
+	// queued for the next, the level being expanded.
 	levelLeft, nextLevel int64
+	level                int
 
-	covers    []int64
-	liveness  *edgeLog
-	seenError bool
+	props    *props
+	locality *localityStats
+
+	// Engine hooks, all optional.
+	// full is called when the visited set refuses an insertion for lack
+	// of memory; it reports whether it made room (the insertion is then
+	// retried) and otherwise the run ends incomplete.
+	full func(err error) bool
+	// levelDone is called by breadth-first engines when a level has been
+	// expanded; it reports whether the search must stop.
+	levelDone func() bool
+	// inserted is called for every state inserted into the visited set.
+	inserted func(h uint64)
+	// phase names the engine's current mode in progress samples.
+	phase func() string
+	// extraProgress adds engine figures to a progress sample.
+	extraProgress func(*job.Progress)
+	// exhaustedHint adds advice to the reason of a run that ran out of
+	// memory.
+	exhaustedHint func(err error) string
 }
 
 func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
 
-func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Result {
-	s := &searcher{ctx: ctx, m: m, opts: opts, dfs: dfs, started: time.Now()}
-	s.res = &Result{StatesExact: true}
+// newSearcher prepares a search of m; the engine then sets s.visited (and
+// its hooks) and calls s.run. An error result means the run could not start.
+func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool) (*searcher, *Result) {
+	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
+	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes}
 	s.maxErrors = opts.MaxErrors
 	if s.maxErrors <= 0 {
 		s.maxErrors = 1
@@ -80,7 +104,7 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 				// A liveness property per scalarset element is not
 				// preserved by the quotient graph: explore the full one.
 				s.opts.Symmetry = SymmetryOff
-				s.res.Notes = append(s.res.Notes, fmt.Sprintf("symmetry reduction was turned off: liveness property %q depends on a scalarset ruleset parameter, and the reduced graph does not preserve it", p.Name))
+				s.res.SymmetryOffReason = fmt.Sprintf("liveness property %q depends on a scalarset ruleset parameter, and the reduced graph does not preserve it", p.Name)
 				break
 			}
 		}
@@ -89,55 +113,80 @@ func search(ctx context.Context, m *compile.Model, opts Options, dfs bool) *Resu
 	s.mc = m.NewMachine()
 	s.up = m.NewUnpacker()
 	s.canon = newCanonicalizer(m, s.opts.Symmetry)
+	rules := len(m.Rules)
+	if len(m.Starts) > rules {
+		rules = len(m.Starts)
+	}
 	var err error
-	s.table, err = store.NewExactBits(m.StateBits, s.b, state.Hash)
+	s.trail, err = trail.New(s.b, opts.FS, "trail-", rules)
 	if err != nil {
-		return s.incomplete(err)
+		return nil, s.fail(err)
 	}
-	s.parent = store.NewColumn(s.b, "trace")
-	s.rule = store.NewColumn(s.b, "trace")
-	s.front, err = newFrontier(s.recSize(), s.b, opts, dfs)
+	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
 	if err != nil {
-		return s.incomplete(err)
+		s.trail.Close()
+		return nil, s.fail(err)
 	}
-	defer s.front.Close()
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
 	s.curPack = make([]byte, m.StateBytes)
 	s.canonSlots = make([]int64, m.NumSlots)
-	s.covers = make([]int64, len(m.Covers))
-	if len(m.Liveness) > 0 {
-		s.liveness = newEdgeLog(s.b)
-	}
+	s.props = newProps(s)
 	s.emit = s.onSuccessor
 	s.nextCheck = s.started.Add(s.opts.ProgressEvery)
-
-	s.startStates()
-	if !s.stop {
-		s.loop()
-	}
-	return s.finish()
+	return s, nil
 }
 
-// incomplete ends the run because a resource ran out.
-func (s *searcher) incomplete(err error) *Result {
+// fail ends a run that could not start or go on because of err.
+func (s *searcher) fail(err error) *Result {
+	s.incomplete(err)
+	s.res.Elapsed = time.Since(s.started)
+	return s.res
+}
+
+// isExhausted reports whether err is a refused memory reservation or a
+// full disk: reasons to end incomplete rather than in error.
+func isExhausted(err error) bool {
 	var ex *budget.ErrExhausted
-	if errors.As(err, &ex) || errors.Is(err, storagefs.ErrQuotaExceeded) {
+	return errors.As(err, &ex) || errors.Is(err, storagefs.ErrQuotaExceeded)
+}
+
+// incomplete ends the run because a resource ran out (or with an error).
+func (s *searcher) incomplete(err error) {
+	if isExhausted(err) {
 		s.res.Verdict = Incomplete
 		s.res.Reason = fmt.Sprintf("%s after %d states", err.Error(), s.statesSoFar())
+		if s.exhaustedHint != nil {
+			s.res.Reason += s.exhaustedHint(err)
+		}
 	} else {
 		s.res.Verdict = Error
 		s.res.Reason = err.Error()
 	}
 	s.stop = true
-	return s.res
 }
 
 func (s *searcher) statesSoFar() int64 {
-	if s.table == nil {
+	if s.trail == nil {
 		return 0
 	}
-	return s.table.Len()
+	return s.trail.Len()
+}
+
+// run searches from the start states and returns the result.
+func (s *searcher) run() *Result {
+	defer s.front.Close()
+	defer s.trail.Close()
+	defer func() {
+		if s.visited != nil {
+			s.visited.Release()
+		}
+	}()
+	s.startStates()
+	if !s.stop {
+		s.loop()
+	}
+	return s.finish()
 }
 
 func (s *searcher) startStates() {
@@ -147,75 +196,69 @@ func (s *searcher) startStates() {
 			continue
 		}
 		if rerr != nil {
-			s.violation(runtimeViolation(rerr), -1, int32(i), nil)
+			s.violation(runtimeViolation(rerr), trail.None, int32(i), nil)
 			if s.stop {
 				return
 			}
 			continue
 		}
-		if s.admit(s.mc.State(), -1, uint32(i), 0) {
+		if s.admit(s.mc.State(), trail.None, uint32(i), 0) {
 			return
 		}
 	}
 	s.levelLeft, s.nextLevel = s.nextLevel, 0
 }
 
-// admit handles a state reached at depth from the state with index parent
-// by rule (a start state index when parent < 0). It reports whether the
-// search must stop.
+// admit handles a state reached at depth from the state with id parent by
+// rule (a start state's number when parent is trail.None). It reports
+// whether the search must stop.
 func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bool {
 	slots = s.pack(slots, parent >= 0)
 	buf := s.rec[:s.m.StateBytes]
 	h := state.Hash(buf)
-	old, at := s.table.Find(buf, h)
-	if old >= 0 {
-		return s.logEdge(parent, old)
+	found, old, at := s.visited.Find(buf, h)
+	if found {
+		if s.locality != nil && parent != trail.None {
+			if old == s.curID {
+				s.locality.selfLoop()
+			} else {
+				s.locality.edge(s.depth, s.levelOf(old))
+			}
+		}
+		return s.props.logEdge(parent, old)
 	}
 	// Rumur's order: a state violating an assumption is discarded silently;
 	// one violating an invariant is reported and not stored.
-	if p, rerr := s.firstFalse(s.m.Assumes, slots); rerr != nil {
-		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-		return s.stop
-	} else if p != nil {
-		return false
+	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+		return stop
 	}
-	if p, rerr := s.firstFalse(s.m.Invariants, slots); rerr != nil {
-		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-		return s.stop
-	} else if p != nil {
-		s.violation(&Violation{Kind: "invariant", Name: p.Name, Pos: p.Pos,
-			Msg: fmt.Sprintf("invariant %q failed", p.Name)}, parent, int32(rule), slots)
-		return s.stop
-	}
-	idx, err := s.table.InsertAt(at, buf, h)
-	if err != nil {
-		s.incomplete(err)
-		return true
-	}
-	p := noParent
-	if parent >= 0 {
-		p = uint32(parent)
-	}
-	if err := s.parent.Append(p); err != nil {
-		s.incomplete(err)
-		return true
-	}
-	if err := s.rule.Append(rule); err != nil {
-		s.incomplete(err)
-		return true
-	}
-	if s.logEdge(parent, idx) {
-		return true
-	}
-	for i, c := range s.m.Covers {
-		ok, rerr := s.mc.Eval(c, slots)
-		if rerr != nil {
-			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
+	id := s.trail.Len()
+	for {
+		err := s.visited.Insert(at, buf, h, id, depth)
+		if err == nil {
+			break
 		}
-		if ok {
-			s.covers[i]++
+		if !isExhausted(err) || s.full == nil || !s.full(err) {
+			s.incomplete(err)
+			return true
 		}
+		// The engine made room (or changed the set): look again.
+		if found, old, at = s.visited.Find(buf, h); found {
+			return s.props.logEdge(parent, old)
+		}
+	}
+	if s.inserted != nil {
+		s.inserted(h)
+	}
+	if _, err := s.trail.Append(parent, rule); err != nil {
+		s.incomplete(err)
+		return true
+	}
+	if s.locality != nil && parent != trail.None {
+		s.locality.edge(s.depth, depth)
+	}
+	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+		return true
 	}
 	for len(s.res.LevelSizes) <= depth {
 		s.res.LevelSizes = append(s.res.LevelSizes, 0)
@@ -224,7 +267,7 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	if depth > s.res.Depth {
 		s.res.Depth = depth
 	}
-	binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(idx))
+	binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
 	binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
 	if err := s.front.Push(s.rec); err != nil {
 		s.incomplete(err)
@@ -259,32 +302,18 @@ func (s *searcher) pack(slots []int64, successor bool) []int64 {
 	return canon
 }
 
-// logEdge records the transition parent -> idx when liveness needs the
-// graph; it reports whether the search must stop (no memory for it).
-func (s *searcher) logEdge(parent, idx int64) bool {
-	if s.liveness == nil || parent < 0 {
-		return false
-	}
-	if err := s.liveness.add(parent, idx); err != nil {
-		s.incomplete(err)
-		return true
-	}
-	return false
-}
-
-// firstFalse returns the first of props that does not hold in slots, or
-// the run-time error evaluating one raised.
-func (s *searcher) firstFalse(props []*compile.Property, slots []int64) (*compile.Property, *compile.RuntimeError) {
-	for _, p := range props {
-		ok, rerr := s.mc.Eval(p, slots)
-		if rerr != nil {
-			return nil, rerr
-		}
-		if !ok {
-			return p, nil
+// levelOf returns the BFS level of the state with id: ids are given in BFS
+// order, so the level sizes tell it (most states met again are recent, so
+// the search starts from the last level).
+func (s *searcher) levelOf(id int64) int {
+	first := s.trail.Len()
+	for l := len(s.res.LevelSizes) - 1; l >= 0; l-- {
+		first -= s.res.LevelSizes[l]
+		if id >= first {
+			return l
 		}
 	}
-	return nil, nil
+	return 0
 }
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
@@ -292,13 +321,21 @@ func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 	if !s.changed {
 		s.changed = s.mc.Differs(s.cur)
 	}
-	return !s.admit(succ, s.curIdx, uint32(rule), s.depth+1)
+	return !s.admit(succ, s.curID, uint32(rule), s.depth+1)
 }
 
 func (s *searcher) loop() {
 	sb := s.m.StateBytes
-	level := 0
 	for !s.stop {
+		if !s.lifo && s.levelLeft == 0 {
+			// A BFS level is done.
+			if s.levelDone != nil && s.levelDone() {
+				return
+			}
+			if s.nextLevel == 0 && s.front.Len() == 0 {
+				return
+			}
+		}
 		rec, err := s.front.Pop()
 		if err != nil {
 			s.incomplete(err)
@@ -307,15 +344,15 @@ func (s *searcher) loop() {
 		if rec == nil {
 			return
 		}
-		s.curIdx = int64(binary.LittleEndian.Uint64(rec[sb:]))
+		s.curID = int64(binary.LittleEndian.Uint64(rec[sb:]))
 		s.depth = int(binary.LittleEndian.Uint32(rec[sb+8:]))
-		if !s.dfs {
+		if !s.lifo {
 			if s.levelLeft == 0 {
-				level++
+				s.level++
 				s.levelLeft, s.nextLevel = s.nextLevel, 0
 			}
 			s.levelLeft--
-			s.depth = level
+			s.depth = s.level
 		}
 		s.up.Unpack(rec[:sb], s.cur)
 		copy(s.curPack, rec[:sb])
@@ -326,6 +363,9 @@ func (s *searcher) loop() {
 		if s.opts.Bound > 0 && s.depth >= s.opts.Bound {
 			s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
 			continue
+		}
+		if s.locality != nil {
+			s.locality.begin()
 		}
 		s.changed = false
 		from := 0
@@ -341,18 +381,21 @@ func (s *searcher) loop() {
 				break
 			}
 			hadError = true
-			s.violation(runtimeViolation(rerr), s.curIdx, int32(errRule), nil)
+			s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
 			if s.stop {
 				return
 			}
 			from = errRule + 1
+		}
+		if s.locality != nil {
+			s.locality.end()
 		}
 		if hadError || s.opts.Deadlock == DeadlockOff {
 			continue
 		}
 		if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
 			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
-			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curIdx, -1, nil)
+			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
 		}
 	}
 }
@@ -363,7 +406,7 @@ func (s *searcher) checkpoint() bool {
 	select {
 	case <-s.ctx.Done():
 		s.res.Verdict = Incomplete
-		s.res.Reason = fmt.Sprintf("cancelled after %d states", s.table.Len())
+		s.res.Reason = fmt.Sprintf("cancelled after %d states", s.statesSoFar())
 		s.stop = true
 		return true
 	default:
@@ -379,88 +422,85 @@ func (s *searcher) checkpoint() bool {
 	return false
 }
 
-func (s *searcher) progress(now time.Time) Progress {
+func (s *searcher) progress(now time.Time) job.Progress {
 	level := len(s.res.LevelSizes) - 1
 	if level < 0 {
 		level = 0
 	}
 	qs := s.front.Stats()
-	return Progress{
-		Elapsed:      now.Sub(s.started),
-		States:       s.table.Len(),
-		RulesFired:   s.res.RulesFired,
-		Level:        level,
-		QueueMemory:  qs.InMemory,
-		QueueDisk:    qs.OnDisk,
-		MemoryBytes:  s.b.Used(),
-		BytesWritten: qs.BytesWritten,
-		BytesRead:    qs.BytesRead,
+	tw, tr := s.trail.IO()
+	vs := s.visited.Stats()
+	p := job.Progress{
+		Seconds:       now.Sub(s.started).Seconds(),
+		States:        s.visited.Len(),
+		StatesVisited: vs.Inserted,
+		RulesFired:    s.res.RulesFired,
+		Level:         level,
+		QueueMemory:   qs.InMemory,
+		QueueDisk:     qs.OnDisk,
+		MemoryBytes:   s.b.Used(),
+		MemoryBudget:  s.b.Limit(),
+		BytesWritten:  qs.BytesWritten + tw,
+		BytesRead:     qs.BytesRead + tr,
+		TrailBytes:    s.trail.MemoryBytes() + s.trail.DiskBytes(),
 	}
+	if vs.Inserted > 0 {
+		p.CollisionRate = float64(vs.Evicted) / float64(vs.Inserted)
+	}
+	if s.phase != nil {
+		p.Phase = s.phase()
+	}
+	if p.Seconds > 0 {
+		p.StatesPerSec = float64(p.StatesVisited) / p.Seconds
+	}
+	if s.extraProgress != nil {
+		s.extraProgress(&p)
+	}
+	return p
 }
 
 func (s *searcher) finish() *Result {
 	r := s.res
-	r.States = s.statesSoFar()
+	vs := s.visited.Stats()
+	r.States = s.visited.Len()
+	r.StatesVisited = vs.Inserted
+	if vs.Inserted > 0 {
+		r.CollisionRate = float64(vs.Evicted) / float64(vs.Inserted)
+	}
+	r.OmissionBound = vs.OmissionBound
 	r.PeakBytes = s.b.Peak()
-	if s.front != nil {
-		qs := s.front.Stats()
-		r.DiskWritten, r.DiskRead = qs.BytesWritten, qs.BytesRead
-	}
+	r.VisitedBytes = s.visited.Bytes()
+	qs := s.front.Stats()
+	tw, tr := s.trail.IO()
+	r.DiskWritten, r.DiskRead = qs.BytesWritten+tw, qs.BytesRead+tr
 	complete := !s.stop && r.Verdict == Pass && r.Reason == ""
-	for i, c := range s.m.Covers {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.covers[i]})
-	}
-	for i, c := range s.m.CoverStmts {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.mc.CoverHits[i]})
-	}
-	if complete && len(r.Violations) < s.maxErrors {
-		// Under symmetry reduction only canonical states and transitions
-		// are seen: an instance of a per-element cover counts as hit when
-		// any instance of the same declaration is (the reachable graph
-		// maps one onto the other).
-		reduced := s.opts.Symmetry != SymmetryOff
-		hitAt := map[murphi.Pos]bool{}
-		for i, c := range s.m.Covers {
-			if c.PerElement && s.covers[i] > 0 {
-				hitAt[c.Pos] = true
-			}
-		}
-		for i, c := range s.m.CoverStmts {
-			if c.PerElement && s.mc.CoverHits[i] > 0 {
-				hitAt[c.Pos] = true
-			}
-		}
-		miss := func(name string, pos murphi.Pos, n int64, perElement bool) {
-			if n > 0 || (reduced && perElement && hitAt[pos]) || len(r.Violations) >= s.maxErrors {
-				return
-			}
-			r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: name, Pos: pos,
-				Msg: fmt.Sprintf("cover %q is never satisfied", name)})
-		}
-		for i, c := range s.m.Covers {
-			miss(c.Name, c.Pos, s.covers[i], c.PerElement)
-		}
-		for i, c := range s.m.CoverStmts {
-			miss(c.Name, c.Pos, s.mc.CoverHits[i], c.PerElement)
-		}
-	}
-	if complete && s.liveness != nil && len(r.Violations) < s.maxErrors {
-		s.checkLiveness()
-	}
+	s.props.finish(complete)
 	if len(r.Violations) > 0 {
 		r.Verdict = Fail
 	} else if r.Verdict == Pass && r.Reason != "" {
 		r.Verdict = Incomplete // the bound cut the search short
 	}
+	if r.Guarantee == "" {
+		switch {
+		case r.Verdict != Pass:
+			r.Guarantee = job.GuaranteeNotComplete
+		case vs.OmissionBound > 0:
+			r.Guarantee = job.GuaranteeOmissionBound
+		default:
+			r.Guarantee = job.GuaranteeExact
+		}
+	}
+	if s.locality != nil && complete {
+		r.Locality = s.locality.result()
+	}
 	r.Elapsed = time.Since(s.started)
 	return r
 }
 
-// violation records v, found when firing rule from the state with index
-// parent (or at that state, if rule < 0); bad is the offending state when it
-// was never stored (a failed invariant), else nil.
+// violation records v, found when firing rule from the state with id parent
+// (or at that state, if rule < 0); bad is the offending state when it was
+// never stored (a failed invariant), else nil.
 func (s *searcher) violation(v *Violation, parent int64, rule int32, bad []int64) {
-	s.seenError = true
 	if s.opts.Trace != TraceNone {
 		v.Trace = s.buildTrace(parent, rule, bad)
 	}

@@ -1,17 +1,22 @@
 package explore
 
-// This file rebuilds counterexamples. The visited set stores canonical
-// representatives; to show a trace a user can follow, the path is replayed
-// from the concrete start state, choosing at each step a rule instance whose
-// successor has the stored representative (under symmetry it may be a
-// permuted instance of the one recorded).
+// This file rebuilds counterexamples from the trail. The trail holds, for
+// every kept state, its parent's id and the rule instance that led to it;
+// engines keep only canonical representatives (if they keep states at
+// all). So the path is replayed twice over: once on the representatives,
+// firing the recorded rules, which gives the canonical state of every step
+// exactly as the search saw it; and once concretely from the start state,
+// choosing at each step a rule instance whose successor has that canonical
+// form (under symmetry it may be a permuted instance of the recorded one),
+// so that the trace is one a user can follow rule by rule.
 
 import (
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/trail"
 )
 
 type replayer struct {
-	s     *searcher
+	m     *compile.Model
 	mc    *compile.Machine
 	canon func([]int64)
 	a, b  []int64
@@ -23,72 +28,72 @@ func (s *searcher) replayer() *replayer {
 	if canon == nil {
 		canon = func([]int64) {}
 	}
-	return &replayer{s: s, mc: s.m.NewMachine(), canon: canon, a: make([]int64, n), b: make([]int64, n)}
+	return &replayer{m: s.m, mc: s.m.NewMachine(), canon: canon, a: make([]int64, n), b: make([]int64, n)}
 }
 
-// canonEqual reports whether the canonical form of x equals want.
-func (rp *replayer) canonEqual(x, want []int64) bool {
-	copy(rp.b, x)
-	rp.canon(rp.b)
-	for i := range want {
-		if rp.b[i] != want[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// buildTrace returns the path to the state with index parent (nil for a
+// buildTrace returns the path to the state with id parent (none for a
 // start state), followed by the step that violated a property: rule fired
-// from parent, leading to bad (a state never stored), or failing.
+// from parent, leading to bad (a state never kept), or failing.
 func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep {
 	rp := s.replayer()
 	n := s.m.NumSlots
-	var chain []int64
-	for i := parent; i >= 0; {
-		chain = append(chain, i)
-		p := s.parent.Get(i)
-		if p == noParent {
-			break
+	var path []int64
+	if parent != trail.None {
+		var err error
+		if path, err = s.trail.Path(parent); err != nil {
+			s.res.Notes = append(s.res.Notes, "the counterexample could not be rebuilt: "+err.Error())
+			return nil
 		}
-		i = int64(p)
 	}
 	var steps []TraceStep
-	cur := make([]int64, n)
-	stored := make([]int64, n)
-	for k := len(chain) - 1; k >= 0; k-- {
-		idx := chain[k]
-		s.up.Unpack(s.table.Get(idx), stored)
-		r := int(s.rule.Get(idx))
-		if k == len(chain)-1 {
+	cur := make([]int64, n)   // the concrete state
+	canon := make([]int64, n) // its canonical form, as the search saw it
+	for k, id := range path {
+		_, r, err := s.trail.Get(id)
+		if err != nil {
+			s.res.Notes = append(s.res.Notes, "the counterexample could not be rebuilt: "+err.Error())
+			return nil
+		}
+		if k == 0 {
 			// The root: a start state.
-			name := s.m.Starts[r].Name
-			if err, _ := rp.mc.RunStart(r); err == nil {
-				copy(cur, rp.mc.State())
-			} else {
-				copy(cur, stored)
+			if err, _ := rp.mc.RunStart(int(r)); err != nil {
+				return steps
 			}
-			steps = append(steps, TraceStep{Rule: "startstate " + name, State: append([]int64(nil), cur...)})
+			copy(cur, rp.mc.State())
+			copy(canon, cur)
+			rp.canon(canon)
+			steps = append(steps, TraceStep{Rule: "startstate " + s.m.Starts[r].Name, State: append([]int64(nil), cur...)})
 			continue
 		}
-		r, next := rp.step(cur, r, stored)
+		// The canonical successor the search recorded.
+		if fired, err := rp.mc.Fire(canon, int(r)); !fired || err != nil {
+			return steps
+		}
+		copy(rp.a, rp.mc.State())
+		rp.canon(rp.a)
+		copy(canon, rp.a)
+		ri, next := rp.step(cur, int(r), canon)
 		copy(cur, next)
-		steps = append(steps, TraceStep{Rule: s.m.Rules[r].Name, State: append([]int64(nil), cur...)})
+		steps = append(steps, TraceStep{Rule: s.m.Rules[ri].Name, State: append([]int64(nil), cur...)})
 	}
 	switch {
-	case parent < 0 && rule >= 0:
-		// A violation in start state number rule.
+	case parent == trail.None && rule >= 0:
+		// A violation in start state number rule: show the state it
+		// produces (bad is only its canonical form), or, if it fails to
+		// produce one, the all-undefined state it started from.
 		name := s.m.Starts[rule].Name
-		state := bad
-		if state == nil {
-			state = make([]int64, n)
+		state := make([]int64, n)
+		if err, _ := rp.mc.RunStart(int(rule)); err == nil {
+			copy(state, rp.mc.State())
+		} else {
 			for i := range state {
 				state[i] = s.m.Undef
 			}
 		}
-		steps = append(steps, TraceStep{Rule: "startstate " + name, State: append([]int64(nil), state...)})
+		steps = append(steps, TraceStep{Rule: "startstate " + name, State: state})
 	case rule >= 0 && bad != nil:
 		want := append([]int64(nil), bad...)
+		rp.canon(want)
 		r, next := rp.step(cur, int(rule), want)
 		steps = append(steps, TraceStep{Rule: s.m.Rules[r].Name, State: append([]int64(nil), next...)})
 	case rule >= 0:
@@ -111,24 +116,29 @@ func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep
 // step finds a rule instance leading from cur to a state whose canonical
 // form is want, trying the recorded rule first.
 func (rp *replayer) step(cur []int64, recorded int, want []int64) (int, []int64) {
-	canonWant := append([]int64(nil), want...)
-	rp.canon(canonWant)
 	try := func(r int) bool {
 		fired, err := rp.mc.Fire(cur, r)
 		if !fired || err != nil {
 			return false
 		}
 		copy(rp.a, rp.mc.State())
-		return rp.canonEqual(rp.a, canonWant)
+		copy(rp.b, rp.a)
+		rp.canon(rp.b)
+		for i := range want {
+			if rp.b[i] != want[i] {
+				return false
+			}
+		}
+		return true
 	}
 	if try(recorded) {
 		return recorded, rp.a
 	}
-	for r := range rp.s.m.Rules {
+	for r := range rp.m.Rules {
 		if r != recorded && try(r) {
 			return r, rp.a
 		}
 	}
-	// Cannot happen for a deterministic model; show the stored state.
+	// Cannot happen for a deterministic model; show the canonical state.
 	return recorded, want
 }

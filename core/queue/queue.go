@@ -99,3 +99,14 @@ func checkRecSize(recSize int) {
 func exhausted(b *budget.Budget, n int64) error {
 	return fmt.Errorf("queue: %w", &budget.ErrExhausted{Part: Part, Need: n, Limit: b.Limit()})
 }
+
+// SegmentRecords returns how many records of recSize bytes a disk queue with
+// a memory share of memShare bytes writes per segment, or the error NewDisk
+// would return for that geometry.
+func SegmentRecords(recSize int, memShare int64) (int, error) {
+	size, _, err := geometry(recSize, memShare)
+	if err != nil {
+		return 0, err
+	}
+	return size / recSize, nil
+}

@@ -34,6 +34,7 @@ type Exact struct {
 	chunkRecs  int // records per chunk, a power of two
 	chunkShift uint
 	chunkBytes int // bytes per chunk (records, then 9 bytes of padding)
+	liveChunks int // chunks not yet given back (Drain gives them back)
 
 	b *budget.Budget
 }
@@ -105,11 +106,7 @@ func (t *Exact) Len() int64 { return t.n }
 
 // Bytes returns the memory the set holds.
 func (t *Exact) Bytes() int64 {
-	n := int64(len(t.chunks)) * int64(t.chunkBytes)
-	for i := range t.parts {
-		n += int64(len(t.parts[i].slots)) * 8
-	}
-	return n
+	return t.IndexBytes() + int64(t.liveChunks)*int64(t.chunkBytes)
 }
 
 // Get returns a copy of the stored state with index i.
@@ -324,6 +321,7 @@ func (t *Exact) store(idx int64, s []byte) error {
 			return &budget.ErrExhausted{Part: "visited set", Need: size, Limit: t.b.Limit()}
 		}
 		t.chunks = append(t.chunks, make([]byte, t.chunkBytes))
+		t.liveChunks++
 	}
 	c, off := t.record(idx)
 	// The chunk is zero where the record goes: OR its words in.
@@ -349,5 +347,5 @@ func (t *Exact) Release() {
 	for i := range t.parts {
 		t.parts[i] = part{}
 	}
-	t.chunks = nil
+	t.chunks, t.liveChunks = nil, 0
 }

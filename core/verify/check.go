@@ -3,8 +3,8 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/locus-mc/locus/core/job"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -25,7 +25,8 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 		}
 	}()
 	eo, err := engineOptions(opts)
-	res = &Result{Algorithm: algoName(opts.Algorithm), Symmetry: orDefault(opts.Symmetry, "exact"), Deadlock: orDefault(opts.Deadlock, "stuttering")}
+	res = &Result{Algorithm: algoName(opts.Algorithm), Symmetry: orDefault(opts.Symmetry, "exact"), Deadlock: orDefault(opts.Deadlock, "stuttering"),
+		Hash: opts.HashCompaction, MemoryBudget: opts.MemoryBytes}
 	if err != nil {
 		res.Verdict = Error
 		res.Reason = err.Error()
@@ -39,9 +40,8 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	}
 	res.StateBits = m.StateBits
 	res.BytesPerState = float64(m.StateBytes)
-	if opts.Progress != nil {
-		eo.Progress = func(p explore.Progress) { opts.Progress(progressOf(p)) }
-	}
+	eo.FS = opts.FS
+	eo.Progress = opts.Progress
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
 	return res
@@ -102,7 +102,10 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func algoName(a string) string { return orDefault(a, "bfs") }
+func algoName(a string) string { return orDefault(a, explore.DefaultAlgorithm) }
+
+// Engines describes the engines a run may use (see job.EngineInfo).
+func Engines() []job.EngineInfo { return explore.Engines() }
 
 func engineOptions(o Options) (explore.Options, error) {
 	eo := explore.Options{
@@ -111,16 +114,10 @@ func engineOptions(o Options) (explore.Options, error) {
 		MaxErrors:     o.MaxErrors,
 		MemoryBytes:   o.MemoryBytes,
 		QueueFraction: o.QueueFraction,
+		HashBits:      o.HashCompaction,
+		Locality:      o.Locality,
+		Params:        o.Params,
 		FS:            o.FS,
-	}
-	known := false
-	for _, a := range explore.Algorithms() {
-		if a == eo.Algorithm {
-			known = true
-		}
-	}
-	if !known {
-		return eo, fmt.Errorf("unknown algorithm %q (known: %v)", o.Algorithm, explore.Algorithms())
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":
@@ -165,43 +162,37 @@ func engineOptions(o Options) (explore.Options, error) {
 	if o.ProgressEvery > 0 {
 		eo.ProgressEvery = time.Duration(o.ProgressEvery) * time.Millisecond
 	}
-	return eo, nil
-}
-
-func progressOf(p explore.Progress) Progress {
-	out := Progress{
-		Seconds:      p.Elapsed.Seconds(),
-		States:       p.States,
-		RulesFired:   p.RulesFired,
-		Level:        p.Level,
-		QueueMemory:  p.QueueMemory,
-		QueueDisk:    p.QueueDisk,
-		MemoryBytes:  p.MemoryBytes,
-		BytesWritten: p.BytesWritten,
-		BytesRead:    p.BytesRead,
-	}
-	if s := p.Elapsed.Seconds(); s > 0 {
-		out.StatesPerSec = float64(p.States) / s
-	}
-	return out
+	return eo, explore.Check(eo)
 }
 
 func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Verdict = r.Verdict.String()
 	res.Reason = r.Reason
 	res.RulesFired = r.RulesFired
+	res.StatesVisited = r.StatesVisited
 	res.Depth = r.Depth
 	res.Seconds = r.Elapsed.Seconds()
 	res.PeakBytes = r.PeakBytes
+	res.VisitedBytes = r.VisitedBytes
+	res.MemoryBudget = r.MemoryBudget
 	res.LevelSizes = r.LevelSizes
 	res.DiskWritten = r.DiskWritten
 	res.DiskRead = r.DiskRead
+	res.Guarantee = r.Guarantee
+	res.OmissionBound = r.OmissionBound
+	res.CollisionRate = r.CollisionRate
+	res.Phases = r.Phases
+	res.Locality = r.Locality
+	res.StatesEstimate = r.StatesEstimate
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
+		if n > 0 {
+			res.EngineBytesPerState = float64(r.PeakBytes) / float64(n)
+		}
 	}
 	if s := res.Seconds; s > 0 {
-		res.StatesPerSec = float64(r.States) / s
+		res.StatesPerSec = float64(r.StatesVisited) / s
 		res.RulesPerSec = float64(r.RulesFired) / s
 	}
 	for _, c := range r.Covers {
@@ -210,11 +201,14 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	for _, v := range r.Violations {
 		res.Violations = append(res.Violations, violationOf(m, v))
 	}
+	if r.SymmetryOffReason != "" {
+		res.Symmetry = "off"
+		res.SymmetryOffReason = r.SymmetryOffReason
+		res.Diagnostics = append(res.Diagnostics, Diagnostic{File: m.File.Name, Severity: "warning",
+			Message: "symmetry reduction was turned off: " + r.SymmetryOffReason})
+	}
 	for _, n := range r.Notes {
 		res.Diagnostics = append(res.Diagnostics, Diagnostic{File: m.File.Name, Severity: "warning", Message: n})
-		if strings.Contains(n, "symmetry reduction was turned off") {
-			res.Symmetry = "off"
-		}
 	}
 	if len(res.Violations) > 0 {
 		res.Violation = &res.Violations[0]

@@ -13,6 +13,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"github.com/locus-mc/locus/core/job"
 	"strings"
 	"testing"
 
@@ -182,7 +183,7 @@ func runDeep(t *testing.T, tc deepCase, calls int) (*Result, int) {
 	t.Helper()
 	n, dense, step, top := deepSchedule(calls)
 	src := fmt.Sprintf(deepPrelude, n, dense, step, top) + tc.body
-	opts := Options{Trace: "none"}
+	opts := Options{Options: job.Options{Trace: "none"}}
 	if tc.symOff {
 		opts.Symmetry = "off"
 	}

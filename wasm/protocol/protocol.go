@@ -9,7 +9,8 @@
 //
 // and a worker answers with:
 //
-//	{"type":"ready", "storage":"opfs"|"indexeddb"|""}  once, when the engine has loaded
+//	{"type":"ready", "storage":"opfs"|"indexeddb"|"", "engines":[...]}
+//	                                                   once, when the engine has loaded
 //	{"type":"diagnostics", "id":N, "diagnostics":[...]} the front end's messages for a diagnose
 //	{"type":"progress", "id":N, "progress":{...}}      about ten times a second during a check
 //	{"type":"result", "id":N, "result":{...}}          once, at the end of a check
@@ -21,9 +22,10 @@
 // runs in a Worker of its own, and as-you-type diagnostics run in a second,
 // long-lived Worker so that parsing never waits behind a check.
 //
-// The result, progress and diagnostic types mirror core/verify's JSON field
-// for field (a test holds them together) so that the page, which must not
-// link the engine, can decode what the worker encodes.
+// The options, result, progress and diagnostic types are core/run's, which
+// the page may import without linking the engine; the engine descriptions
+// in the ready message come from the engine registry, so the page offers
+// exactly the engines (and parameters) the Worker runs.
 package protocol
 
 import (
@@ -63,6 +65,7 @@ type Message struct {
 	Result      *Result      `json:"result,omitempty"`
 	Message     string       `json:"message,omitempty"`
 	Storage     string       `json:"storage,omitempty"`
+	Engines     []EngineInfo `json:"engines,omitempty"`
 }
 
 // Encode returns m as the string posted to the other side.
@@ -101,7 +104,7 @@ func (m Message) validate() error {
 		if m.Options == nil {
 			return errors.New("check message has no options")
 		}
-		return m.Options.Validate()
+		return ValidateOptions(m.Options)
 	case TypeDiagnose, TypeDiagnostics:
 		if m.ID == 0 {
 			return errNoID

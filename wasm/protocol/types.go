@@ -1,24 +1,34 @@
-// This file mirrors core/verify's options, progress and result as plain data.
+// This file names core/run's plain types for the page and the Worker: both
+// sides use them directly, so nothing is mirrored or copied field by field.
 
 package protocol
 
-import "fmt"
+import (
+	"fmt"
 
-// Verdicts, as in core/verify.
-const (
-	Pass       = "pass"
-	Fail       = "fail"
-	Incomplete = "incomplete"
-	Rejected   = "rejected"
-	Error      = "error"
+	"github.com/locus-mc/locus/core/job"
 )
 
-// Choices offered for the options with a fixed set of values; the first of
-// each is the engine's default.
-var (
-	Algorithms = []string{"bfs", "dfs"}
-	Symmetries = []string{"exact", "heuristic", "off"}
-	Deadlocks  = []string{"stuttering", "stuck", "off"}
+// Verdicts, as in core/run.
+const (
+	Pass       = job.Pass
+	Fail       = job.Fail
+	Incomplete = job.Incomplete
+	Rejected   = job.Rejected
+	Error      = job.Error
+)
+
+// The types the messages carry.
+type (
+	Options    = job.Options
+	Progress   = job.Progress
+	Result     = job.Result
+	Violation  = job.Violation
+	TraceStep  = job.TraceStep
+	VarValue   = job.VarValue
+	Cover      = job.Cover
+	Diagnostic = job.Diagnostic
+	EngineInfo = job.EngineInfo
 )
 
 // Memory budgets a page may ask for. The Go heap of a browser tab tops out
@@ -31,32 +41,21 @@ const (
 	DefaultMemoryMB = 256
 )
 
-// Options is verify.Options without the fields that cannot cross a
-// postMessage (the file system and the progress callback).
-type Options struct {
-	Algorithm     string  `json:"algorithm,omitempty"`
-	Symmetry      string  `json:"symmetry,omitempty"`
-	Deadlock      string  `json:"deadlock,omitempty"`
-	Bound         int     `json:"bound,omitempty"`
-	MaxErrors     int     `json:"max_errors,omitempty"`
-	MemoryBytes   int64   `json:"memory_bytes,omitempty"`
-	QueueFraction float64 `json:"queue_fraction,omitempty"`
-	Trace         string  `json:"trace,omitempty"`
-	ProgressEvery int64   `json:"progress_every_ms,omitempty"`
-}
+// DefaultAlgorithm is the engine the app uses unless the user picks
+// another: it never runs out of memory.
+const DefaultAlgorithm = "auto"
 
-// Validate reports the first option a browser run cannot accept.
-func (o *Options) Validate() error {
-	if err := oneOf("algorithm", o.Algorithm, Algorithms); err != nil {
+// ValidateOptions reports the first option a browser run cannot accept that
+// the page can tell without the engine (the Worker checks the algorithm
+// and its parameters against the engine registry).
+func ValidateOptions(o *Options) error {
+	if err := oneOf("symmetry", o.Symmetry, job.Symmetries); err != nil {
 		return err
 	}
-	if err := oneOf("symmetry", o.Symmetry, Symmetries); err != nil {
+	if err := oneOf("deadlock", o.Deadlock, job.Deadlocks); err != nil {
 		return err
 	}
-	if err := oneOf("deadlock", o.Deadlock, Deadlocks); err != nil {
-		return err
-	}
-	if err := oneOf("trace", o.Trace, []string{"full", "diff", "none"}); err != nil {
+	if err := oneOf("trace", o.Trace, job.Traces); err != nil {
 		return err
 	}
 	if o.MemoryBytes < MinMemoryBytes || o.MemoryBytes > MaxMemoryBytes {
@@ -67,6 +66,9 @@ func (o *Options) Validate() error {
 	}
 	if o.QueueFraction < 0 || o.QueueFraction >= 1 {
 		return fmt.Errorf("queue fraction must be in [0, 1)")
+	}
+	if o.HashCompaction != 0 && (o.HashCompaction < job.MinHashCompaction || o.HashCompaction > job.MaxHashCompaction) {
+		return fmt.Errorf("hash compaction takes %d to %d bits", job.MinHashCompaction, job.MaxHashCompaction)
 	}
 	return nil
 }
@@ -99,82 +101,4 @@ func HeapLimit(budget int64) int64 {
 // incomplete, when the collector could not hold the heap under HeapLimit.
 func HardHeapLimit(budget int64) int64 {
 	return HeapLimit(budget) + HeapLimit(budget) - budget
-}
-
-// Progress is one sample of a running exploration.
-type Progress struct {
-	Seconds      float64 `json:"seconds"`
-	States       int64   `json:"states"`
-	RulesFired   int64   `json:"rules_fired"`
-	Level        int     `json:"level"`
-	QueueMemory  int64   `json:"queue_memory"`
-	QueueDisk    int64   `json:"queue_disk"`
-	MemoryBytes  int64   `json:"memory_bytes"`
-	BytesWritten int64   `json:"bytes_written"`
-	BytesRead    int64   `json:"bytes_read"`
-	StatesPerSec float64 `json:"states_per_sec"`
-}
-
-// Result is the outcome of one check.
-type Result struct {
-	Verdict     string       `json:"verdict"`
-	Reason      string       `json:"reason,omitempty"`
-	Violation   *Violation   `json:"violation,omitempty"`
-	Violations  []Violation  `json:"violations,omitempty"`
-	States      *int64       `json:"states"`
-	RulesFired  int64        `json:"rules_fired"`
-	Depth       int          `json:"depth"`
-	Seconds     float64      `json:"seconds"`
-	PeakBytes   int64        `json:"peak_bytes"`
-	RSSBytes    int64        `json:"rss_bytes,omitempty"`
-	Algorithm   string       `json:"algorithm"`
-	Symmetry    string       `json:"symmetry"`
-	Deadlock    string       `json:"deadlock"`
-	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
-
-	StatesPerSec  float64 `json:"states_per_sec"`
-	RulesPerSec   float64 `json:"rules_per_sec"`
-	BytesPerState float64 `json:"bytes_per_state"`
-	StateBits     int     `json:"state_bits"`
-	LevelSizes    []int64 `json:"level_sizes,omitempty"`
-	Covers        []Cover `json:"covers,omitempty"`
-	DiskWritten   int64   `json:"disk_bytes_written,omitempty"`
-	DiskRead      int64   `json:"disk_bytes_read,omitempty"`
-}
-
-// Violation is one property failure or run-time model error.
-type Violation struct {
-	Kind    string      `json:"kind"`
-	Name    string      `json:"name,omitempty"`
-	Message string      `json:"message"`
-	Pos     string      `json:"pos,omitempty"`
-	Trace   []TraceStep `json:"trace,omitempty"`
-}
-
-// TraceStep is one state of a counterexample and the rule that led to it.
-type TraceStep struct {
-	Rule    string     `json:"rule"`
-	State   []VarValue `json:"state"`
-	Changed []int      `json:"changed,omitempty"` // indexes into State that differ from the previous step
-}
-
-// VarValue is one scalar component of a state.
-type VarValue struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-}
-
-// Cover reports how often a cover property held.
-type Cover struct {
-	Name  string `json:"name"`
-	Count int64  `json:"count"`
-}
-
-// Diagnostic is a front-end message located in the model text.
-type Diagnostic struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Col      int    `json:"col"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
 }

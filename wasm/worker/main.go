@@ -13,7 +13,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -45,7 +44,7 @@ func main() {
 		}
 		global.Set("locusPending", js.Undefined())
 	}
-	w.post(protocol.Message{Type: protocol.TypeReady, Storage: storageKind()})
+	w.post(protocol.Message{Type: protocol.TypeReady, Storage: storageKind(), Engines: verify.Engines()})
 	w.serve()
 }
 
@@ -119,7 +118,7 @@ func (w *worker) diagnose(m protocol.Message) {
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
 		return
 	}
-	w.post(protocol.Message{Type: protocol.TypeDiagnostics, ID: m.ID, Diagnostics: convertDiagnostics(diags)})
+	w.post(protocol.Message{Type: protocol.TypeDiagnostics, ID: m.ID, Diagnostics: diags})
 }
 
 // errHeapExceeded ends a run whose heap outgrew the budget's hard limit.
@@ -127,17 +126,8 @@ var errHeapExceeded = errors.New("heap over the memory budget")
 
 func (w *worker) check(m protocol.Message) {
 	o := m.Options
-	opts := verify.Options{
-		Algorithm:     o.Algorithm,
-		Symmetry:      o.Symmetry,
-		Deadlock:      o.Deadlock,
-		Bound:         o.Bound,
-		MaxErrors:     o.MaxErrors,
-		MemoryBytes:   o.MemoryBytes,
-		QueueFraction: o.QueueFraction,
-		Trace:         o.Trace,
-		ProgressEvery: progressEveryMS,
-	}
+	opts := verify.Options{Options: *o}
+	opts.ProgressEvery = progressEveryMS
 	fs, storageErr := openStorage(m.ID)
 	if storageErr == nil {
 		opts.FS = fs
@@ -160,10 +150,7 @@ func (w *worker) check(m protocol.Message) {
 		if int64(h) > hard {
 			cancel(errHeapExceeded)
 		}
-		var pp protocol.Progress
-		if err := convert(p, &pp); err == nil {
-			w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &pp})
-		}
+		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &p})
 	}
 	var res *verify.Result
 	if err := safely(func() { res = verify.Check(ctx, m.Filename, []byte(m.Source), opts) }); err != nil {
@@ -182,12 +169,7 @@ func (w *worker) check(m protocol.Message) {
 	if storageErr != nil && res.Verdict == verify.Incomplete {
 		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
 	}
-	var out protocol.Result
-	if err := convert(res, &out); err != nil {
-		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot encode the result: " + err.Error()})
-		return
-	}
-	w.post(protocol.Message{Type: protocol.TypeResult, ID: m.ID, Result: &out})
+	w.post(protocol.Message{Type: protocol.TypeResult, ID: m.ID, Result: res})
 }
 
 // safely runs f and turns a panic into an error, so that an engine bug
@@ -200,24 +182,6 @@ func safely(f func()) (err error) {
 	}()
 	f()
 	return nil
-}
-
-// convert copies src into dst through JSON; protocol's types mirror
-// verify's field for field (see protocol's tests), so nothing is lost.
-func convert(src, dst any) error {
-	b, err := json.Marshal(src)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(b, dst)
-}
-
-func convertDiagnostics(ds []verify.Diagnostic) []protocol.Diagnostic {
-	out := make([]protocol.Diagnostic, len(ds))
-	for i, d := range ds {
-		out[i] = protocol.Diagnostic{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity, Message: d.Message}
-	}
-	return out
 }
 
 var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}

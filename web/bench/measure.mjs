@@ -1,6 +1,6 @@
 // measure.mjs: the same model, native CLI vs headless Chromium, back to back.
 //
-//   node web/bench/measure.mjs [MODEL.m] [--symmetry exact,heuristic] [--memory-mb 1024]
+//   node web/bench/measure.mjs [MODEL.m] [--symmetry exact,heuristic] [--memory-mb 1024] [--algo auto]
 //
 // For each symmetry option it runs `bin/locus check --json` and then the web
 // app (served by locus-serve, model given by share link), and prints states,
@@ -20,6 +20,9 @@ const opt = (name, def) => {
 };
 const symmetries = opt('--symmetry', 'exact,heuristic').split(',');
 const memoryMB = Number(opt('--memory-mb', '1024'));
+// With --algo, both runs use that engine and the same memory budget; without
+// it, the native run is an unbudgeted exact BFS (the reference).
+const algo = opt('--algo', '');
 const model = resolve(args[0] || '/work/shared/models/cmurphi/mux/n_peterson.m');
 const source = readFileSync(model, 'utf8');
 const TICK_MS = 20;
@@ -44,7 +47,8 @@ try {
     const t0 = process.hrtime.bigint();
     let out;
     try {
-      out = execFileSync(resolve(h.root, 'bin/locus'), ['check', '--json', '--symmetry', sym, model], { encoding: 'utf8', maxBuffer: 256 << 20 });
+      const extra = algo ? ['--algo', algo, '-m', `${memoryMB}M`] : [];
+      out = execFileSync(resolve(h.root, 'bin/locus'), ['check', '--json', '--symmetry', sym, ...extra, model], { encoding: 'utf8', maxBuffer: 256 << 20 });
     } catch (e) {
       if (!e.stdout) throw e;
       out = e.stdout;
@@ -53,7 +57,9 @@ try {
     const native = JSON.parse(out);
 
     const page = await browser.context.newPage();
-    await h.openApp(page, srv.url + h.shareFragment(source, { f: basename(model), sym, mem: String(memoryMB) }));
+    const params = { f: basename(model), sym, mem: String(memoryMB) };
+    if (algo) params.a = algo;
+    await h.openApp(page, srv.url + h.shareFragment(source, params));
     await page.waitForFunction((want) => window.locus.editor.getText() === want, source);
     await page.evaluate((ms) => { window.ticks = 0; window.tickTimer = setInterval(() => window.ticks++, ms); }, TICK_MS);
     await page.evaluate(() => { window.t0 = performance.now(); window.ticks = 0; });
@@ -69,12 +75,13 @@ try {
     await page.close();
 
     const nativeRate = native.rules_fired / native.seconds;
+    const nativeStates = native.states ?? native.states_estimate;
     const browserRate = rules / secs;
     rows.push({
       symmetry: sym,
       verdict: `${native.verdict} / ${verdict}`,
-      states: `${native.states} / ${states}`,
-      same: native.verdict === verdict && native.states === states && native.rules_fired === rules,
+      states: `${nativeStates} / ${states}`,
+      same: native.verdict === verdict && nativeStates === states && native.rules_fired === rules,
       rules_fired: rules,
       native_s: +native.seconds.toFixed(2),
       native_wall_s: +nativeWall.toFixed(2),

@@ -3,6 +3,7 @@
 // that keeps the app working offline, and starts the UI (locus-ui.wasm).
 import 'uplot/dist/uPlot.min.css';
 import './app.css';
+import './share.css';
 import { editor } from './editor.js';
 import { charts } from './charts.js';
 

@@ -29,6 +29,7 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const req = event.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  if (sharedLink(event)) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = (await cache.match(req, { ignoreSearch: true })) ||
@@ -36,3 +37,40 @@ self.addEventListener('fetch', (event) => {
     return hit || fetch(req);
   })());
 });
+
+// Short links (edge/): documents of api/share/{id} never change (the id is
+// their hash), so they are answered from their own cache, which outlives
+// app versions; the page fills it when it opens a link. A /s/{id} page is
+// fetched fresh when online; offline, the cached app opens in its place,
+// with a <base> so its relative URLs still reach the cached files.
+const SHARED = 'shared-models';
+
+function sharedLink(event) {
+  const req = event.request;
+  const rel = req.url.slice(self.registration.scope.length);
+  if (rel.startsWith('api/share/')) {
+    event.respondWith((async () => {
+      const cache = await caches.open(SHARED);
+      const hit = await cache.match(req);
+      if (hit) return hit;
+      const res = await fetch(req);
+      if (res.ok) await cache.put(req, res.clone());
+      return res;
+    })());
+    return true;
+  }
+  if (req.mode === 'navigate' && rel.startsWith('s/')) {
+    event.respondWith((async () => {
+      try {
+        return await fetch(req);
+      } catch (err) {
+        const shell = await (await caches.open(CACHE)).match('./');
+        if (!shell) throw err;
+        const page = (await shell.text()).replace(/<head>/i, '<head><base href="' + self.registration.scope + '">');
+        return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+      }
+    })());
+    return true;
+  }
+  return false;
+}

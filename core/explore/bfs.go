@@ -1,0 +1,122 @@
+package explore
+
+// This file registers the exact engines: breadth-first and depth-first
+// search over an exact visited set, or over k-bit signatures with hash
+// compaction.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/state"
+	"github.com/locus-mc/locus/core/store"
+)
+
+func init() {
+	register(job.EngineInfo{
+		Name:  "bfs",
+		Title: "Breadth-first search (exact)",
+		Help: "Visits every reachable state once, level by level, and keeps them all: counts match CMurphi and Rumur, " +
+			"and a counterexample is a shortest path. Needs memory for every state.",
+		Exact: true, Levels: true, ShortestTraces: true, HashCompaction: true, Locality: true,
+	}, func(ctx context.Context, m *compile.Model, opts Options) *Result {
+		return exactSearch(ctx, m, opts, false)
+	})
+	register(job.EngineInfo{
+		Name:  "dfs",
+		Title: "Depth-first search (exact)",
+		Help: "Visits every reachable state once, deepest first; the same states as bfs, " +
+			"but counterexamples are not shortest. Its queue is often smaller.",
+		Exact: true, HashCompaction: true,
+	}, func(ctx context.Context, m *compile.Model, opts Options) *Result {
+		return exactSearch(ctx, m, opts, true)
+	})
+}
+
+func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
+	s, failed := newSearcher(ctx, m, opts, lifo)
+	if failed != nil {
+		return failed
+	}
+	if opts.HashBits > 0 {
+		t, err := store.NewCompact(m.StateBytes, s.b, store.TableOptions{
+			SigBits:  opts.HashBits,
+			IDs:      len(m.Liveness) > 0,
+			Capacity: compactCapacity(m, s.b, opts),
+			Keep:     keepFor(opts),
+		})
+		if err != nil {
+			s.front.Close()
+			s.trail.Close()
+			return s.fail(err)
+		}
+		s.visited = t
+		s.res.StatesExact = true
+	} else {
+		t, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
+		if err != nil {
+			s.front.Close()
+			s.trail.Close()
+			return s.fail(err)
+		}
+		s.visited = store.ExactSet{Exact: t}
+		s.exhaustedHint = func(error) string { return exactHint(s) }
+	}
+	if opts.Locality && !lifo {
+		s.locality = newLocalityStats(s)
+	}
+	return s.run()
+}
+
+// compactCapacity sizes a hash-compaction table: under a budget, all of it
+// but the queue's share and room for the trail; otherwise small, growing.
+func compactCapacity(m *compile.Model, b *budget.Budget, opts Options) int64 {
+	if b.Limit() == 0 {
+		return 0
+	}
+	avail := b.Available() - queueShare(opts) - b.Limit()/16
+	if avail <= 0 {
+		return 0
+	}
+	return store.CompactCapacity(m.StateBytes, store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0}, avail)
+}
+
+// keepFor is the budget a signature table leaves to the queue and the trail
+// when it grows into the last of the budget: their shares on disk, more of
+// it without disk (where they live in memory).
+func keepFor(opts Options) int64 {
+	if opts.FS == nil {
+		return opts.MemoryBytes / 4
+	}
+	return queueShare(opts) + trailHeadroom
+}
+
+// queueShare is the part of the budget the queue keeps in memory.
+func queueShare(opts Options) int64 {
+	frac := opts.QueueFraction
+	if frac <= 0 {
+		frac = DefaultQueueFraction
+	}
+	return int64(frac * float64(opts.MemoryBytes))
+}
+
+// exactHint tells a user whose exact search ran out of memory what it held
+// per state and what would fit.
+func exactHint(s *searcher) string {
+	n := s.visited.Len()
+	if n == 0 {
+		return ""
+	}
+	per := float64(s.b.Used()) / float64(n)
+	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40, Stamps: true}, 1<<30)
+	sigPer := float64(1<<30) / float64(sig)
+	twice := 2 * s.b.Limit()
+	return fmt.Sprintf(" (%.1f bytes per state so far): an exact search of this model needs more than %s; "+
+		"at this rate %s would hold about %d states. To finish within %s, use --algo auto "+
+		"(goes on with 40-bit hash compaction at about %.0f bytes per state, then a cache) or --algo cbfs",
+		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
+		budget.FormatBytes(s.b.Limit()), sigPer)
+}

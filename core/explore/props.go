@@ -1,0 +1,187 @@
+package explore
+
+// This file holds the property checks every engine shares: assumptions and
+// invariants when a state is first seen, covers when it is kept, the
+// liveness graph, and the end-of-run verdicts on covers and liveness.
+
+import (
+	"fmt"
+
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/trail"
+)
+
+type props struct {
+	s      *searcher
+	covers []int64
+	// live logs the graph for liveness properties (nil without them):
+	// edges by state id, and per property the ids of the states that
+	// satisfy it.
+	live *liveGraph
+}
+
+func newProps(s *searcher) *props {
+	p := &props{s: s, covers: make([]int64, len(s.m.Covers))}
+	if len(s.m.Liveness) > 0 {
+		p.live = newLiveGraph(s.b, len(s.m.Liveness))
+	}
+	return p
+}
+
+// admissible checks a state seen for the first time: a state violating an
+// assumption is discarded silently, one violating an invariant is reported
+// and discarded (Rumur's order). It reports whether the search must stop
+// and whether the state is discarded.
+func (p *props) admissible(slots []int64, parent int64, rule uint32) (stop, discard bool) {
+	s := p.s
+	if q, rerr := p.firstFalse(s.m.Assumes, slots); rerr != nil {
+		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+		return s.stop, true
+	} else if q != nil {
+		return false, true
+	}
+	if q, rerr := p.firstFalse(s.m.Invariants, slots); rerr != nil {
+		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+		return s.stop, true
+	} else if q != nil {
+		s.violation(&Violation{Kind: "invariant", Name: q.Name, Pos: q.Pos,
+			Msg: fmt.Sprintf("invariant %q failed", q.Name)}, parent, int32(rule), slots)
+		return s.stop, true
+	}
+	return false, false
+}
+
+// firstFalse returns the first of props that does not hold in slots, or
+// the run-time error evaluating one raised.
+func (p *props) firstFalse(props []*compile.Property, slots []int64) (*compile.Property, *compile.RuntimeError) {
+	for _, q := range props {
+		ok, rerr := p.s.mc.Eval(q, slots)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if !ok {
+			return q, nil
+		}
+	}
+	return nil, nil
+}
+
+// kept counts the covers a newly kept state (with id) satisfies and notes
+// which liveness properties it satisfies. It reports whether the search
+// must stop.
+func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
+	s := p.s
+	for i, c := range s.m.Covers {
+		ok, rerr := s.mc.Eval(c, slots)
+		if rerr != nil {
+			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+			return s.stop
+		}
+		if ok {
+			p.covers[i]++
+		}
+	}
+	if p.live == nil {
+		return false
+	}
+	for i, q := range s.m.Liveness {
+		ok, rerr := s.mc.Eval(q, slots)
+		if rerr != nil {
+			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+			return s.stop
+		}
+		if err := p.live.mark(i, id, ok); err != nil {
+			s.incomplete(err)
+			return true
+		}
+	}
+	return false
+}
+
+// logEdge records the transition parent -> id when liveness needs the
+// graph; it reports whether the search must stop (no memory for it).
+func (p *props) logEdge(parent, id int64) bool {
+	if p.live == nil || parent == trail.None {
+		return false
+	}
+	if id < 0 {
+		// The visited set keeps no ids: the graph cannot be built.
+		p.s.incomplete(fmt.Errorf("liveness properties need the id of every state, which this visited set does not keep"))
+		return true
+	}
+	if err := p.live.add(parent, id); err != nil {
+		p.s.incomplete(err)
+		return true
+	}
+	return false
+}
+
+// finish reports covers never satisfied and liveness failures once the
+// search is over; complete says whether it visited every reachable state
+// (otherwise neither can be decided).
+func (p *props) finish(complete bool) {
+	s := p.s
+	r := s.res
+	for i, c := range s.m.Covers {
+		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: p.covers[i]})
+	}
+	for i, c := range s.m.CoverStmts {
+		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.mc.CoverHits[i]})
+	}
+	if !complete || len(r.Violations) >= s.maxErrors {
+		return
+	}
+	// Under symmetry reduction only canonical states and transitions are
+	// seen: an instance of a per-element cover counts as hit when any
+	// instance of the same declaration is (the reachable graph maps one
+	// onto the other).
+	reduced := s.opts.Symmetry != SymmetryOff
+	hitAt := map[murphi.Pos]bool{}
+	for i, c := range s.m.Covers {
+		if c.PerElement && p.covers[i] > 0 {
+			hitAt[c.Pos] = true
+		}
+	}
+	for i, c := range s.m.CoverStmts {
+		if c.PerElement && s.mc.CoverHits[i] > 0 {
+			hitAt[c.Pos] = true
+		}
+	}
+	miss := func(name string, pos murphi.Pos, n int64, perElement bool) {
+		if n > 0 || (reduced && perElement && hitAt[pos]) || len(r.Violations) >= s.maxErrors {
+			return
+		}
+		r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: name, Pos: pos,
+			Msg: fmt.Sprintf("cover %q is never satisfied", name)})
+	}
+	for i, c := range s.m.Covers {
+		miss(c.Name, c.Pos, p.covers[i], c.PerElement)
+	}
+	for i, c := range s.m.CoverStmts {
+		miss(c.Name, c.Pos, s.mc.CoverHits[i], c.PerElement)
+	}
+	if p.live != nil && len(r.Violations) < s.maxErrors {
+		p.checkLiveness()
+	}
+}
+
+// checkLiveness decides every liveness property on the logged graph.
+func (p *props) checkLiveness() {
+	s := p.s
+	n := s.trail.Len()
+	for i, q := range s.m.Liveness {
+		bad, err := p.live.firstUnreaching(i, n)
+		if err != nil {
+			s.incomplete(err)
+			return
+		}
+		if bad >= 0 {
+			s.violation(&Violation{Kind: "liveness", Name: q.Name, Pos: q.Pos,
+				Msg: fmt.Sprintf("liveness %q fails: from the last state of this trace, no state satisfying it is reachable", q.Name)}, bad, -1, nil)
+			if s.stop {
+				return
+			}
+		}
+	}
+}
