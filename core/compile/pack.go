@@ -229,21 +229,80 @@ func getBits(b []byte, off, n int) uint64 {
 	return e
 }
 
-// Unpacker decodes packed states.
+// Unpacker decodes packed states. It remembers the last state UnpackNext
+// decoded, so each Unpacker serves one goroutine.
 type Unpacker struct {
-	m *Model
+	m    *Model
+	prev []byte // the state UnpackNext last decoded
+	have bool
+	// Leaves [first[k], end[k]) have bits in the k-th 8 bytes.
+	first, end []int32
 }
 
 // NewUnpacker returns an Unpacker for m.
-func (m *Model) NewUnpacker() *Unpacker { return &Unpacker{m: m} }
+func (m *Model) NewUnpacker() *Unpacker {
+	u := &Unpacker{m: m, prev: make([]byte, m.StateBytes)}
+	words := (m.StateBytes + 7) / 8
+	u.first, u.end = make([]int32, words), make([]int32, words)
+	for k := range words {
+		lo, hi := 64*k, 64*k+64
+		u.first[k] = int32(len(m.Leaves))
+		for i := range m.Leaves {
+			l := &m.Leaves[i]
+			if l.Offset < hi && l.Offset+l.Bits > lo {
+				u.first[k] = min(u.first[k], int32(i))
+				u.end[k] = int32(i + 1)
+			}
+		}
+		u.end[k] = max(u.end[k], u.first[k])
+	}
+	return u
+}
+
+// UnpackNext decodes the packed state src into slots, which must hold what
+// the previous UnpackNext call decoded: only the leaves in 8-byte words
+// that differ from that state are decoded. States popped one after another
+// from a breadth-first queue are often siblings, a few words apart.
+func (u *Unpacker) UnpackNext(src []byte, slots []int64) {
+	m := u.m
+	n := m.StateBytes
+	src = src[:n]
+	if !u.have || n <= 24 {
+		// (Short states: comparing words costs about what decoding does.)
+		u.Unpack(src, slots)
+		copy(u.prev, src)
+		u.have = true
+		return
+	}
+	prev := u.prev[:n]
+	next := int32(0) // leaves before it are decoded
+	for k := range u.first {
+		at := 8 * k
+		if at+8 <= n {
+			if binary.LittleEndian.Uint64(src[at:]) == binary.LittleEndian.Uint64(prev[at:]) {
+				continue
+			}
+		} else if string(src[at:]) == string(prev[at:]) {
+			continue
+		}
+		lo := max(u.first[k], next)
+		next = max(next, u.end[k])
+		m.unpackRange(src, slots, int(lo), int(next))
+	}
+	copy(prev, src)
+}
 
 // Unpack decodes the packed state src into slots.
 func (u *Unpacker) Unpack(src []byte, slots []int64) {
 	m := u.m
-	src = src[:m.StateBytes]
+	m.unpackRange(src[:m.StateBytes], slots[:len(m.packing.codes)], 0, len(m.packing.codes))
+}
+
+// unpackRange decodes leaves lo..hi-1 of the packed state src into slots.
+func (m *Model) unpackRange(src []byte, slots []int64, lo, hi int) {
 	undef := m.Undef
-	codes := m.packing.codes
-	slots = slots[:len(codes)]
+	codes := m.packing.codes[lo:hi]
+	out := slots[lo:hi]
 	if m.packing.words {
 		for i := range codes {
 			c := &codes[i]
@@ -252,7 +311,7 @@ func (u *Unpacker) Unpack(src []byte, slots []int64) {
 			if x == 0 {
 				v = undef
 			}
-			slots[i] = v
+			out[i] = v
 		}
 	} else {
 		for i := range codes {
@@ -262,13 +321,15 @@ func (u *Unpacker) Unpack(src []byte, slots []int64) {
 			if x == 0 {
 				v = undef
 			}
-			slots[i] = v
+			out[i] = v
 		}
 	}
 	for _, i := range m.packing.unions {
-		c := &codes[i]
-		x := getBits(src, int(c.at)*8+int(c.shift), int(c.bits))
-		slots[i] = m.Leaves[i].decode(x, undef)
+		if lo <= i && i < hi {
+			c := &m.packing.codes[i]
+			x := getBits(src, int(c.at)*8+int(c.shift), int(c.bits))
+			slots[i] = m.Leaves[i].decode(x, undef)
+		}
 	}
 }
 

@@ -117,6 +117,8 @@ func TestPack(t *testing.T) {
 			from := make([]byte, m.StateBytes)
 			back := make([]int64, m.NumSlots)
 			up := m.NewUnpacker()
+			next := make([]int64, m.NumSlots) // decoded by UnpackNext
+			upNext := m.NewUnpacker()
 			for trial := 0; trial < 300; trial++ {
 				s := randomState(rng, m)
 				want := referencePack(m, s)
@@ -134,6 +136,12 @@ func TestPack(t *testing.T) {
 						t.Fatalf("Unpack(Pack(s)) slot %d (%s) = %d, want %d", i, m.Leaves[i].Name, back[i], s[i])
 					}
 				}
+				upNext.UnpackNext(got, next)
+				for i := range s {
+					if next[i] != s[i] {
+						t.Fatalf("UnpackNext slot %d (%s) = %d, want %d", i, m.Leaves[i].Name, next[i], s[i])
+					}
+				}
 				// A successor: a few slots changed, or none.
 				succ := append([]int64(nil), s...)
 				changes := rng.Intn(4)
@@ -148,6 +156,13 @@ func TestPack(t *testing.T) {
 				want = referencePack(m, succ)
 				if !bytes.Equal(from, want) {
 					t.Fatalf("PackFrom = %x, want %x", from, want)
+				}
+				// A sibling, a few words from the last state decoded.
+				upNext.UnpackNext(from, next)
+				for i := range succ {
+					if next[i] != succ[i] {
+						t.Fatalf("UnpackNext (sibling) slot %d (%s) = %d, want %d", i, m.Leaves[i].Name, next[i], succ[i])
+					}
 				}
 				same := true
 				for i := range s {

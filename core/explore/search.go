@@ -354,7 +354,7 @@ func (s *searcher) loop() {
 			s.levelLeft--
 			s.depth = s.level
 		}
-		s.up.Unpack(rec[:sb], s.cur)
+		s.up.UnpackNext(rec[:sb], s.cur) // (s.cur is only written here)
 		copy(s.curPack, rec[:sb])
 		s.expanded++
 		if s.expanded&255 == 0 && s.checkpoint() {
