@@ -57,6 +57,9 @@ const (
 	// slack slots after a part's home slots take entries whose cluster
 	// runs past the last home slot (tables do not wrap around).
 	slack = 16
+	// smallPart: a part with fewer home slots doubles when it grows (all
+	// 256 parts that small take at most 0.5 MiB).
+	smallPart = 1 << 8
 	// Index bits: an entry keeps the state's number plus one in 32 bits.
 	idxBits = 32
 	idxMask = 1<<idxBits - 1
@@ -240,9 +243,15 @@ func (t *Exact) InsertAt(at uint64, s []byte, h uint64) (int64, error) {
 		free++
 	}
 	if float64(p.n+1) > maxLoad*float64(p.size) || free == len(p.slots) {
-		// A quarter more home slots. If the budget refuses them, the
-		// part takes states until it is fullLoad full.
-		err := t.resize(p, p.size+max(p.size/4, 4))
+		// A quarter more home slots (twice as many while the part is
+		// small: its copy costs nothing, and fewer steps allocate less).
+		// If the budget refuses them, the part takes states until it is
+		// fullLoad full.
+		grow := p.size / 4
+		if p.size < smallPart {
+			grow = p.size
+		}
+		err := t.resize(p, p.size+grow)
 		if err == nil {
 			_, at := t.Find(s, h)
 			return t.InsertAt(at, s, h)
