@@ -18,6 +18,7 @@ type proc struct {
 	isFunc     bool
 	resultType *murphi.Type
 	resultSize int
+	resultOff  int // frame slot of the result (not 0 when inlined)
 	params     []procParam
 	frame      int
 	init       span // local variable slots, which start undefined
@@ -45,7 +46,9 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 	}
 	// Compile in a fresh unit, saving the caller's.
 	saveTop, saveMax, saveFn, saveLocals, saveNest := c.frameTop, c.frameMax, c.fn, c.locals, c.nest
+	saveUnrolled := c.unrolled
 	c.frameTop, c.frameMax, c.fn, c.nest = 0, 0, p, 0
+	c.unrolled = 1 // compiled once for every call site
 	c.alloc(p.resultSize)
 	for _, prm := range d.Params {
 		for _, n := range prm.Names {
@@ -73,6 +76,7 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 	}
 	p.compiled = true
 	c.frameTop, c.frameMax, c.fn, c.locals, c.nest = saveTop, saveMax, saveFn, saveLocals, saveNest
+	c.unrolled = saveUnrolled
 	return p
 }
 
@@ -86,8 +90,11 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 	if d == nil {
 		c.fail(x.Pos(), "internal: unresolved call to %s", x.Func.Name)
 	}
-	p := c.procFor(d)
 	c.nCalls++
+	if call, p, ok := c.inline(x, d); ok {
+		return call, p
+	}
+	p := c.procFor(d)
 	var args []argFn
 	for i, a := range x.Args {
 		if i >= len(p.params) {
@@ -162,6 +169,205 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 	}, p
 }
 
+// Inlining limits: a procedure is compiled into its caller when its body
+// has at most maxInlineNodes syntax nodes, and at most maxInlineDepth
+// inlined calls nest.
+const (
+	maxInlineNodes = 400
+	maxInlineDepth = 4
+)
+
+// inline compiles a call by compiling the callee's body at the call site,
+// its parameters and locals in the caller's frame: a value parameter given
+// a constant becomes that constant (so x[i] is a fixed slot), a var
+// parameter given a fixed designator becomes that designator, and no frame
+// is pushed. The call still counts as a step and as a level of nesting.
+// It reports false for recursive procedures, large ones, and those with
+// cover statements (each cover statement must stay one).
+func (c *compiler) inline(x *murphi.CallExpr, d *murphi.ProcDecl) (func(mc *Machine) int, *proc, bool) {
+	if len(c.inlining) >= maxInlineDepth || c.inlining[d] || !c.inlinable(d) {
+		return nil, nil, false
+	}
+	p := &proc{decl: d, name: d.Name.Name, isFunc: d.IsFunc}
+	if d.IsFunc && d.Obj != nil && d.Obj.Type != nil {
+		p.resultType = d.Obj.Type
+		p.resultSize = SlotSize(p.resultType)
+	}
+	// The callee's names are bound afresh here; the bindings they had (in
+	// an enclosing inlined call of another procedure, say) come back after.
+	saved := map[*murphi.Object]binding{}
+	bind := func(obj *murphi.Object, b binding) {
+		if _, ok := saved[obj]; !ok {
+			old, had := c.env[obj]
+			if !had {
+				old.kind = bindKind(255)
+			}
+			saved[obj] = old
+		}
+		c.env[obj] = b
+	}
+	defer func() {
+		for obj, b := range saved {
+			if b.kind == bindKind(255) {
+				delete(c.env, obj)
+			} else {
+				c.env[obj] = b
+			}
+		}
+	}()
+	p.resultOff = c.alloc(p.resultSize)
+	// Arguments are evaluated in the caller's scope, before any parameter
+	// is bound.
+	var args []argFn
+	var binds []func()
+	type constArg struct {
+		off int
+		v   int64
+	}
+	var consts []constArg
+	k := 0
+	for _, prm := range d.Params {
+		for _, n := range prm.Names {
+			if n.Obj == nil {
+				continue
+			}
+			if k >= len(x.Args) {
+				return nil, nil, false
+			}
+			a := x.Args[k]
+			k++
+			obj := n.Obj
+			if prm.Var {
+				if pl := c.place(a); pl.kind != pDyn {
+					binds = append(binds, func() { bind(obj, binding{kind: bPlace, pl: pl}) })
+					continue
+				}
+				off := c.alloc(1)
+				args = append(args, c.arg(p, procParam{obj: obj, off: off, size: 1}, a))
+				binds = append(binds, func() { bind(obj, binding{kind: bFrameRef, off: off}) })
+				continue
+			}
+			if obj.Type.IsSimple() && !hasCall(a) {
+				if _, undef := a.(*murphi.UndefinedLit); !undef {
+					if v := c.expr(a); v.isConst && c.fits(obj.Type, c.info.Types[a].Type, v.v) {
+						off := c.alloc(1)
+						consts = append(consts, constArg{off, v.v})
+						binds = append(binds, func() { bind(obj, binding{kind: bConstParam, v: v.v, off: off}) })
+						continue
+					}
+				}
+			}
+			size := SlotSize(obj.Type)
+			off := c.alloc(size)
+			args = append(args, c.arg(p, procParam{obj: obj, off: off, size: size}, a))
+			binds = append(binds, func() { bind(obj, binding{kind: bFrame, off: off}) })
+		}
+	}
+	for _, b := range binds {
+		b()
+	}
+	saveFn, saveLocals := c.fn, c.locals
+	c.fn = p
+	c.inlining[d] = true
+	// Locals take fresh frame slots, undefined at every call.
+	c.locals = span{Lo: c.frameTop, Hi: c.frameTop}
+	for _, dd := range d.Decls {
+		vd, ok := dd.(*murphi.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, n := range vd.Names {
+			if n.Obj != nil {
+				bind(n.Obj, binding{kind: bFrame, off: c.alloc(SlotSize(n.Obj.Type))})
+			}
+		}
+	}
+	c.locals.Hi = c.frameTop
+	init := c.locals
+	body := seq(c.stmts(d.Body))
+	delete(c.inlining, d)
+	c.fn, c.locals = saveFn, saveLocals
+
+	undef := c.undef
+	pos := x.Pos()
+	isFunc := p.isFunc
+	resOff := p.resultOff
+	missing := &RuntimeError{Kind: ErrNoReturn, Pos: pos,
+		Msg: fmt.Sprintf("function %s ended without returning a value", p.name)}
+	deep := &RuntimeError{Kind: ErrRecursion, Pos: pos,
+		Msg: fmt.Sprintf("calls nested more than %d deep (runaway recursion in %s?)", MaxCallDepth, p.name)}
+	return func(mc *Machine) int {
+		mc.step(pos)
+		if mc.depth >= MaxCallDepth {
+			panic(deep)
+		}
+		mc.depth++
+		for i := mc.fp + init.Lo; i < mc.fp+init.Hi; i++ {
+			mc.mem[i] = undef
+		}
+		for _, a := range consts {
+			mc.mem[mc.fp+a.off] = a.v
+		}
+		for _, a := range args {
+			a(mc, mc.fp)
+		}
+		returned := body(mc)
+		mc.depth--
+		if isFunc && !returned {
+			panic(missing)
+		}
+		return mc.fp + resOff
+	}, p, true
+}
+
+// hasCall reports whether x calls a function (compiling it twice would
+// compile the call twice).
+func hasCall(x murphi.Expr) bool {
+	found := false
+	murphi.Inspect(x, func(n murphi.Node) bool {
+		if _, ok := n.(*murphi.CallExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// inlinable reports whether procedure d is small and free of cover
+// statements; the answer is cached.
+func (c *compiler) inlinable(d *murphi.ProcDecl) bool {
+	if ok, seen := c.canInline[d]; seen {
+		return ok
+	}
+	nodes, covers := 0, false
+	murphi.Inspect(d, func(n murphi.Node) bool {
+		nodes++
+		if s, ok := n.(*murphi.PropertyStmt); ok && s.Kind == murphi.COVER {
+			covers = true
+		}
+		return true
+	})
+	ok := nodes <= maxInlineNodes && !covers
+	c.canInline[d] = ok
+	return ok
+}
+
+// fits reports whether the constant v of type src may be stored in a
+// value of type dst without a range error.
+func (c *compiler) fits(dst, src *murphi.Type, v int64) (ok bool) {
+	check := c.storeCheck(dst, src, ErrRangeParam, "", murphi.NoPos)
+	if check == nil {
+		return true
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	check(v)
+	return true
+}
+
 func (c *compiler) arg(p *proc, prm procParam, a murphi.Expr) argFn {
 	off := prm.off
 	if _, undef := a.(*murphi.UndefinedLit); undef {
@@ -176,7 +382,10 @@ func (c *compiler) arg(p *proc, prm procParam, a murphi.Expr) argFn {
 	pt := prm.obj.Type
 	if prm.obj.VarParam {
 		addr := c.place(a).addr()
-		return func(mc *Machine, base int) { mc.mem[base+off] = int64(addr(mc)) }
+		return func(mc *Machine, base int) {
+			a := addr(mc) // (may move mc.mem)
+			mc.mem[base+off] = int64(a)
+		}
 	}
 	tv := c.info.Types[a]
 	text := fmt.Sprintf("parameter %s of %s", prm.obj.Name, p.name)
@@ -193,7 +402,8 @@ func (c *compiler) arg(p *proc, prm procParam, a murphi.Expr) argFn {
 		addr := c.place(a).addr()
 		undef := c.undef
 		return func(mc *Machine, base int) {
-			v := mc.mem[addr(mc)]
+			k := addr(mc) // (may move mc.mem)
+			v := mc.mem[k]
 			if v != undef && check != nil {
 				check(v)
 			}

@@ -32,6 +32,10 @@ const (
 	bFrame                    // a frame slot holding the value(s)
 	bFrameRef                 // a frame slot holding the absolute address
 	bPlace                    // a compile-time place (aliases of fixed designators)
+	// bConstParam: an inlined value parameter given a constant: reads see
+	// the constant; as a designator it is the frame slot off, which holds
+	// the constant too.
+	bConstParam
 )
 
 type binding struct {
@@ -59,11 +63,14 @@ type compiler struct {
 	procs map[*murphi.ProcDecl]*proc
 
 	frameTop, frameMax           int
-	locals                       span  // slots of the unit's local variables
-	nCalls                       int   // calls compiled so far
-	fn                           *proc // function being compiled, nil in rules
-	nest                         int   // compile-time nesting in the current unit, mirrored by the compiled code
-	nodes                        int   // expressions and statements compiled so far
+	locals                       span                      // slots of the unit's local variables
+	nCalls                       int                       // calls compiled so far
+	fn                           *proc                     // function being compiled, nil in rules
+	nest                         int                       // compile-time nesting in the current unit, mirrored by the compiled code
+	nodes                        int                       // expressions and statements compiled so far
+	unrolled                     int                       // copies of the code being compiled that unrolled loops make
+	inlining                     map[*murphi.ProcDecl]bool // procedures being inlined (never into themselves)
+	canInline                    map[*murphi.ProcDecl]bool
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
 	coverStmt                    map[murphi.Pos]int // index in CoverStmts
@@ -75,11 +82,14 @@ type bail struct{}
 // Compile builds the executable model of a checked model.
 func Compile(ck *murphi.Checked) (m *Model, err error) {
 	c := &compiler{
-		ck:    ck,
-		info:  ck.Info,
-		ar:    murphi.Arith{Unsigned: ck.Unsigned},
-		env:   make(map[*murphi.Object]binding),
-		procs: make(map[*murphi.ProcDecl]*proc),
+		ck:        ck,
+		info:      ck.Info,
+		ar:        murphi.Arith{Unsigned: ck.Unsigned},
+		env:       make(map[*murphi.Object]binding),
+		procs:     make(map[*murphi.ProcDecl]*proc),
+		unrolled:  1,
+		inlining:  make(map[*murphi.ProcDecl]bool),
+		canInline: make(map[*murphi.ProcDecl]bool),
 
 		coverStmt: make(map[murphi.Pos]int),
 	}
@@ -104,13 +114,11 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		c.env[g] = binding{kind: bGlobal, off: slot}
 	}
 	c.m.NumSlots = len(c.m.Leaves)
-	for _, l := range c.m.Leaves {
-		c.m.pack = append(c.m.pack, packLeaf{lo: l.Lo, bits: uint8(l.Bits), union: l.Kind == LeafUnion})
-	}
 	c.m.StateBytes = (c.m.StateBits + 7) / 8
 	if c.m.StateBytes == 0 {
 		c.m.StateBytes = 1 // a model without variables still has one (empty) state
 	}
+	c.m.packing = newPacking(c.m.Leaves, c.m.StateBytes)
 	murphi.Inspect(ck.Model, func(n murphi.Node) bool {
 		if s, ok := n.(*murphi.PropertyStmt); ok {
 			switch s.Kind {
@@ -465,7 +473,10 @@ func (c *compiler) entryChecks(chooses []chooseGuard) []boolFn {
 			out = append(out, func(mc *Machine) bool { return mc.mem[k] != undef })
 		default:
 			a := flag.addr()
-			out = append(out, func(mc *Machine) bool { return mc.mem[a(mc)] != undef })
+			out = append(out, func(mc *Machine) bool {
+				k := a(mc) // (may move mc.mem)
+				return mc.mem[k] != undef
+			})
 		}
 	}
 	return out

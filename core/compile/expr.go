@@ -113,7 +113,7 @@ func (c *compiler) place(x murphi.Expr) place {
 		switch b.kind {
 		case bGlobal:
 			return place{kind: pAbs, off: b.off, typ: tv.Type, text: x.Name}
-		case bFrame:
+		case bFrame, bConstParam:
 			return place{kind: pFrame, off: b.off, typ: tv.Type, text: x.Name}
 		case bFrameRef:
 			off := b.off
@@ -302,7 +302,7 @@ func (c *compiler) expr(x murphi.Expr) value {
 		if obj.Kind == murphi.ObjConst {
 			return constV(obj.Value)
 		}
-		if b, ok := c.env[obj]; ok && b.kind == bConst {
+		if b, ok := c.env[obj]; ok && (b.kind == bConst || b.kind == bConstParam) {
 			return constV(b.v)
 		}
 		return value{fn: c.read(c.place(x), x.Pos())}
@@ -504,14 +504,17 @@ func (c *compiler) cond(x murphi.Expr) boolFn {
 			return func(mc *Machine) bool { return mc.mem[k] == undef }
 		}
 		a := p.addr()
-		return func(mc *Machine) bool { return mc.mem[a(mc)] == undef }
+		return func(mc *Machine) bool {
+			k := a(mc) // (may move mc.mem)
+			return mc.mem[k] == undef
+		}
 	case *murphi.IsMemberExpr:
 		v := c.expr(x.X).f()
 		mt := c.typeOf(x.Type)
 		lo, hi := mt.Lo, mt.Hi
 		return func(mc *Machine) bool { w := v(mc); return lo <= w && w <= hi }
 	case *murphi.Ident:
-		if b, ok := c.env[x.Obj]; ok && b.kind == bConst {
+		if b, ok := c.env[x.Obj]; ok && (b.kind == bConst || b.kind == bConstParam) {
 			v := b.v != 0
 			return func(*Machine) bool { return v }
 		}
@@ -719,6 +722,9 @@ func (c *compiler) quantExpr(x *murphi.QuantExpr) boolFn {
 			return body
 		}
 		q := x.Quants[i]
+		if vals, ok := c.unrollValues(q); ok {
+			return boolFn(c.unroll(q, vals, func() func(*Machine) bool { return build(i + 1) }))
+		}
 		slot := c.alloc(1)
 		c.env[q.Name.Obj] = binding{kind: bFrame, off: slot}
 		inner := build(i + 1)
@@ -730,6 +736,95 @@ func (c *compiler) quantExpr(x *murphi.QuantExpr) boolFn {
 		return func(mc *Machine) bool { return !stop(mc) }
 	}
 	return stop
+}
+
+// maxUnroll bounds how many copies of a loop body unrolling may make,
+// nested loops multiplying: unrolled, a quantifier's variable is a constant
+// in each copy, so x[i] is a fixed slot instead of an indexed one.
+const maxUnroll = 64
+
+// unrollValues returns the values of quantifier q, if they are known at
+// compile time and few enough to unroll the loop over them here.
+func (c *compiler) unrollValues(q *murphi.Quantifier) ([]int64, bool) {
+	room := maxUnroll / c.unrolled
+	if q.Type != nil {
+		t := q.Name.Obj.Type
+		if t.Count() > uint64(room) {
+			return nil, false
+		}
+		return IndexValues(t), true
+	}
+	mark := c.frameTop
+	from, to := c.expr(q.From), c.expr(q.To)
+	by := constV(1)
+	if q.By != nil {
+		by = c.expr(q.By)
+	}
+	c.frameTop = mark
+	if !from.isConst || !to.isConst || !by.isConst || by.v == 0 {
+		return nil, false
+	}
+	// The values iterate would visit at run time.
+	var vals []int64
+	up := c.ar.Unsigned || by.v > 0
+	for v := from.v; ; {
+		if up && c.ar.Less(to.v, v) || !up && c.ar.Less(v, to.v) {
+			break
+		}
+		if len(vals) == room {
+			return nil, false
+		}
+		vals = append(vals, v)
+		next, e := c.ar.Add(v, by.v)
+		if e != murphi.ArithOK {
+			break
+		}
+		v = next
+	}
+	return vals, true
+}
+
+// unroll compiles a loop over vals, the values of quantifier q: body()
+// compiles the loop's body, once per value with q's variable bound to it.
+// The loop stops when a body reports true, and reports whether one did.
+// Each iteration counts against the step limit, as in iterate.
+func (c *compiler) unroll(q *murphi.Quantifier, vals []int64, body func() func(*Machine) bool) func(*Machine) bool {
+	obj := q.Name.Obj
+	saveUnrolled, mark := c.unrolled, c.frameTop
+	c.unrolled *= max(len(vals), 1)
+	copies := make([]func(*Machine) bool, len(vals))
+	for k, v := range vals {
+		c.env[obj] = binding{kind: bConst, v: v}
+		c.frameTop = mark // copies run one after another: they share temps
+		copies[k] = body()
+	}
+	delete(c.env, obj)
+	c.unrolled, c.frameTop = saveUnrolled, mark
+	pos := q.Pos()
+	switch len(copies) {
+	case 1:
+		f := copies[0]
+		return func(mc *Machine) bool { mc.step(pos); return f(mc) }
+	case 2:
+		f, g := copies[0], copies[1]
+		return func(mc *Machine) bool {
+			mc.step(pos)
+			if f(mc) {
+				return true
+			}
+			mc.step(pos)
+			return g(mc)
+		}
+	}
+	return func(mc *Machine) bool {
+		for _, f := range copies {
+			mc.step(pos)
+			if f(mc) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // loopFn runs body for each value of a quantifier (stored in its frame

@@ -1,7 +1,9 @@
 package compile
 
 import (
+	"encoding/binary"
 	"fmt"
+	mathbits "math/bits"
 
 	"github.com/locus-mc/locus/core/murphi"
 )
@@ -80,12 +82,20 @@ const DefaultStepLimit = 1 << 26
 // Machine executes a Model's compiled code. It owns the working state and the
 // frame stack; one Machine per goroutine.
 type Machine struct {
-	M     *Model
-	mem   []int64 // [0, NumSlots) working state; above it, the frame stack
-	fp    int     // current frame base
-	sp    int     // first free slot
-	base  int     // NumSlots
-	undef int64
+	M *Model
+	// mem is the working state ([0, NumSlots)) and above it the frame
+	// stack. Compiled code that may write a state slot marks it in
+	// written (see mark), so that a successor is packed and the state
+	// restored by visiting only the slots a rule wrote.
+	mem     []int64
+	written []uint64 // bit i: state slot i may differ from Expand's state
+	// allWritten: any state slot may differ (the state was loaded or
+	// reset), written is not to be trusted.
+	allWritten bool
+	fp         int // current frame base
+	sp         int // first free slot
+	base       int // NumSlots
+	undef      int64
 
 	// CoverHits counts executions of each cover statement.
 	CoverHits []int64
@@ -115,14 +125,120 @@ func (m *Model) NewMachine() *Machine {
 	mc.CoverHits = make([]int64, len(m.CoverStmts))
 	mc.enabled = make([]bool, len(m.Rules))
 	mc.cur = make([]int64, m.NumSlots)
+	mc.written = make([]uint64, (m.NumSlots+63)/64)
+	mc.allWritten = true
 	return mc
+}
+
+// mark records a write to slot a, which may be a state slot.
+func (mc *Machine) mark(a int) {
+	if a < mc.base {
+		mc.written[a>>6] |= 1 << uint(a&63)
+	}
+}
+
+// markRange records writes to the n slots from a.
+func (mc *Machine) markRange(a, n int) {
+	for end := min(a+n, mc.base); a < end; a++ {
+		mc.written[a>>6] |= 1 << uint(a&63)
+	}
+}
+
+// restore makes the working state equal cur again, rewriting only the
+// slots written since it last did, and forgets the writes.
+func (mc *Machine) restore(cur []int64) {
+	n := mc.base
+	if mc.allWritten {
+		copy(mc.mem[:n], cur)
+		clear(mc.written)
+		mc.allWritten = false
+		return
+	}
+	st, cur := mc.mem[:n], cur[:n]
+	for w, bits := range mc.written {
+		if bits == 0 {
+			continue
+		}
+		mc.written[w] = 0
+		for ; bits != 0; bits &= bits - 1 {
+			i := w<<6 | mathbits.TrailingZeros64(bits)
+			st[i] = cur[i]
+		}
+	}
+}
+
+// Differs reports whether the working state differs from cur, the state
+// Expand is expanding; call it from an Emit.
+func (mc *Machine) Differs(cur []int64) bool {
+	n := mc.base
+	st, cur := mc.mem[:n], cur[:n]
+	if mc.allWritten {
+		for i := range st {
+			if st[i] != cur[i] {
+				return true
+			}
+		}
+		return false
+	}
+	for w, bits := range mc.written {
+		for ; bits != 0; bits &= bits - 1 {
+			i := w<<6 | mathbits.TrailingZeros64(bits)
+			if st[i] != cur[i] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// PackSuccessor writes the packed form of the working state into dst: cur
+// is the state Expand is expanding and curPacked its packed form. Only the
+// slots the rule wrote are encoded. Call it from an Emit, before anything
+// changes the working state. It reports whether the successor differs
+// from cur.
+func (mc *Machine) PackSuccessor(dst, curPacked []byte, cur []int64) (differs bool) {
+	m := mc.M
+	if mc.allWritten {
+		return m.PackFrom(dst, curPacked, cur, mc.mem[:mc.base])
+	}
+	n := m.StateBytes
+	dst = dst[:n]
+	copy(dst, curPacked[:n])
+	st, cur := mc.mem[:mc.base], cur[:mc.base]
+	codes, fast, undef := m.packing.codes, m.packing.words, m.Undef
+	for w, bits := range mc.written {
+		for ; bits != 0; bits &= bits - 1 {
+			i := w<<6 | mathbits.TrailingZeros64(bits)
+			v := st[i]
+			if v == cur[i] {
+				continue
+			}
+			differs = true
+			c := &codes[i]
+			if !fast || c.keep == 0 {
+				m.setLeaf(dst, i, m.code(i, v))
+				continue
+			}
+			e := uint64(v-c.lo) + 1
+			if v == undef {
+				e = 0
+			}
+			sh := c.shift & 63
+			x := binary.LittleEndian.Uint64(dst[c.at:])
+			binary.LittleEndian.PutUint64(dst[c.at:], x&^(c.mask<<sh)|e<<sh)
+		}
+	}
+	return differs
 }
 
 // State returns the working state's slots (valid until the next call).
 func (mc *Machine) State() []int64 { return mc.mem[:mc.base] }
 
 // Load copies slots into the working state.
-func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
+func (mc *Machine) Load(slots []int64) {
+	copy(mc.mem[:mc.base], slots)
+	mc.allWritten = true
+}
 
 // enter sets up a fresh frame of size n at the bottom of the stack, with
 // the local variables in init undefined (every other frame slot is written
@@ -145,13 +261,19 @@ func (mc *Machine) enter(n int, init span) {
 	}
 }
 
-// step counts one loop iteration or call against the step limit.
+// step counts one loop iteration or call against the step limit. It is
+// small enough to inline into every loop and call.
 func (mc *Machine) step(pos murphi.Pos) {
 	mc.steps++
 	if mc.steps > mc.StepLimit {
-		panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
-			Msg: fmt.Sprintf("a single rule execution ran more than %d loop iterations and calls", mc.StepLimit)})
+		mc.stepLimitReached(pos)
 	}
+}
+
+//go:noinline
+func (mc *Machine) stepLimitReached(pos murphi.Pos) {
+	panic(&RuntimeError{Kind: ErrLoopLimit, Pos: pos,
+		Msg: fmt.Sprintf("a single rule execution ran more than %d loop iterations and calls", mc.StepLimit)})
 }
 
 func (mc *Machine) grow(need int) {
@@ -192,6 +314,7 @@ func (mc *Machine) RunStart(i int) (err *RuntimeError, assumed bool) {
 	for j := range st {
 		st[j] = mc.undef
 	}
+	mc.allWritten = true
 	mc.enter(s.Frame, s.Init)
 	runBody(mc, s.Body)
 	return nil, false
@@ -230,6 +353,8 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 	// afresh after every call into compiled code, never held across one.
 	n := mc.base
 	copy(mc.mem[:n], cur)
+	clear(mc.written)
+	mc.allWritten = false
 	minPrio := int64(0)
 	if m.HasPriorities {
 		// Only enabled rules of the lowest priority value fire (CMurphi),
@@ -259,7 +384,9 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 		}
 		mc.prioBodies = true
 	}
-	dirty := false
+	// Guards write no state: the state needs restoring only after a body
+	// ran (and emit saw the successor).
+	written := false
 	for ; r < len(m.Rules); r++ {
 		rule := m.Rules[r]
 		if m.HasPriorities {
@@ -271,9 +398,9 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				continue
 			}
 		} else {
-			if dirty {
-				copy(mc.mem[:n], cur)
-				dirty = false
+			if written {
+				mc.restore(cur)
+				written = false
 			}
 			if rule.hasQuick {
 				// An undefined slot falls through to the full guard,
@@ -295,10 +422,10 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			}
 			enabled++
 		}
-		if dirty {
-			copy(mc.mem[:n], cur)
+		if written {
+			mc.restore(cur)
 		}
-		dirty = true
+		written = true
 		if m.hasAssume {
 			if !mc.bodySafe(rule) {
 				continue
@@ -310,8 +437,8 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 			break
 		}
 	}
-	if dirty {
-		copy(mc.mem[:n], cur)
+	if written {
+		mc.restore(cur)
 	}
 	return enabled, nil, -1
 }
@@ -417,7 +544,9 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 			}
 		}
 	}()
-	mc.Load(slots)
+	if len(slots) == 0 || &slots[0] != &mc.mem[0] {
+		mc.Load(slots) // (engines often pass the working state itself)
+	}
 	mc.enter(p.Frame, span{})
 	for _, s := range p.Pre {
 		if s(mc) {

@@ -44,15 +44,7 @@ type Model struct {
 	maxFrame  int  // largest frame of any unit
 	hasAssume bool // some body has an assume statement
 
-	pack []packLeaf // Leaves, compacted for Pack
-}
-
-// packLeaf is what Pack needs of a leaf, in 16 bytes instead of a Leaf's
-// hundred: packing runs once per successor.
-type packLeaf struct {
-	lo    int64
-	bits  uint8
-	union bool
+	packing packing // how each leaf packs
 }
 
 // Var is a global state variable.

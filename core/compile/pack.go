@@ -42,79 +42,293 @@ func (l *Leaf) decode(e uint64, undef int64) int64 {
 	return l.Lo + int64(e-1)
 }
 
-// Pack writes the packed form of slots into dst (len >= StateBytes).
-func (m *Model) Pack(slots []int64, dst []byte) {
-	var acc uint64
-	nb := 0
-	pos := 0
-	undef := m.Undef
-	pk := m.pack
-	slots = slots[:len(pk)]
-	for i := range pk {
-		l := &pk[i]
-		v := slots[i]
-		var e uint64
-		if v != undef {
-			if l.union {
-				e = m.Leaves[i].encode(v, undef)
+// leafCode is what packing needs of one leaf, precomputed at compile time
+// so that a leaf costs a few instructions: packing runs once per successor
+// and unpacking once per expanded state.
+type leafCode struct {
+	lo    int64
+	mask  uint64 // 1<<bits - 1
+	keep  uint64 // all ones, or 0 for a union leaf (encoded apart)
+	at    int32  // first byte of the 64-bit word that holds the leaf
+	shift uint8  // the leaf's first bit in that word
+	bits  uint8
+}
+
+// packing is a model's packing plan.
+type packing struct {
+	codes  []leafCode
+	unions []int // leaves of union type, whose codes need a search
+	// words: every leaf lies within the 8 bytes at its `at`, and those
+	// bytes lie within the packed state, so one 64-bit load or store
+	// reaches it (leaves near the end use the state's last 8 bytes). It
+	// fails only for states shorter than 8 bytes and leaves of 58 bits or
+	// more, which take a slower path.
+	words bool
+}
+
+// newPacking precomputes the packing of every leaf.
+func newPacking(leaves []Leaf, stateBytes int) packing {
+	p := packing{codes: make([]leafCode, len(leaves)), words: stateBytes >= 8}
+	for i := range leaves {
+		l := &leaves[i]
+		at := min(l.Offset>>3, max(stateBytes-8, 0))
+		c := leafCode{lo: l.Lo, at: int32(at), shift: uint8(l.Offset - 8*at),
+			bits: uint8(l.Bits), mask: ^uint64(0), keep: ^uint64(0)}
+		if l.Bits < 64 {
+			c.mask = 1<<uint(l.Bits) - 1
+		}
+		if l.Kind == LeafUnion {
+			if lo, ok := contiguous(l.Parts); ok {
+				c.lo = lo // encoded as a range
 			} else {
-				e = uint64(v-l.lo) + 1
+				c.keep = 0
+				p.unions = append(p.unions, i)
 			}
 		}
-		acc |= e << uint(nb)
-		nb += int(l.bits)
+		if int(c.shift)+l.Bits > 64 {
+			p.words = false
+		}
+		p.codes[i] = c
+	}
+	return p
+}
+
+// contiguous reports whether a union's members' ordinals follow each other
+// in member order, so that its encoding is that of the range from lo.
+func contiguous(parts []UnionPart) (lo int64, ok bool) {
+	if len(parts) == 0 {
+		return 0, false
+	}
+	lo = parts[0].Lo
+	for _, p := range parts {
+		if p.Lo-lo != int64(p.Base) {
+			return 0, false
+		}
+	}
+	return lo, true
+}
+
+// code returns leaf i's encoding of slot value v.
+func (m *Model) code(i int, v int64) uint64 {
+	if v == m.Undef {
+		return 0
+	}
+	c := &m.packing.codes[i]
+	if c.keep == 0 {
+		return m.Leaves[i].encode(v, m.Undef)
+	}
+	return uint64(v-c.lo) + 1
+}
+
+// Pack writes the packed form of slots into dst (len >= StateBytes).
+func (m *Model) Pack(slots []int64, dst []byte) {
+	var acc uint64 // bits not yet written, the lowest first
+	nb := uint(0)  // how many
+	pos := 0
+	undef := m.Undef
+	codes := m.packing.codes
+	slots = slots[:len(codes)]
+	dst = dst[:m.StateBytes]
+	for i := range codes {
+		c := &codes[i]
+		v := slots[i]
+		e := (uint64(v-c.lo) + 1) & c.keep
+		if v == undef {
+			e = 0
+		}
+		acc |= e << (nb & 63)
+		nb += uint(c.bits)
 		if nb >= 64 {
 			binary.LittleEndian.PutUint64(dst[pos:], acc)
 			pos += 8
 			nb -= 64
+			// The bits of e that did not fit (none if nb is 0).
+			acc = 0
 			if nb > 0 {
-				acc = e >> uint(int(l.bits)-nb)
-			} else {
-				acc = 0
+				acc = e >> ((uint(c.bits) - nb) & 63)
 			}
 		}
 	}
-	for ; nb > 0; nb -= 8 {
+	for ; pos < len(dst); pos++ {
 		dst[pos] = byte(acc)
 		acc >>= 8
-		pos++
+	}
+	for _, i := range m.packing.unions {
+		m.setLeaf(dst, i, m.code(i, slots[i]))
 	}
 }
 
-// Unpacker decodes packed states; it owns a padded scratch buffer.
+// setLeaf overwrites leaf i's bits in the packed state dst with e.
+func (m *Model) setLeaf(dst []byte, i int, e uint64) {
+	c := &m.packing.codes[i]
+	if m.packing.words {
+		w := binary.LittleEndian.Uint64(dst[c.at:])
+		w = w&^(c.mask<<(c.shift&63)) | e<<(c.shift&63)
+		binary.LittleEndian.PutUint64(dst[c.at:], w)
+		return
+	}
+	setBits(dst, int(c.at)*8+int(c.shift), int(c.bits), e)
+}
+
+// PackFrom writes the packed form of slots into dst (len >= StateBytes),
+// given another state base and its packed form basePacked: only the leaves
+// where slots differs from base are encoded. A successor differs from the
+// state it came from in a few slots, so this costs a comparison per slot
+// instead of an encoding per leaf. It reports whether slots differs from
+// base at all.
+func (m *Model) PackFrom(dst, basePacked []byte, base, slots []int64) (differs bool) {
+	n := m.StateBytes
+	dst = dst[:n]
+	copy(dst, basePacked[:n])
+	codes := m.packing.codes
+	k := len(codes)
+	slots, base = slots[:k], base[:k]
+	fast := m.packing.words
+	undef := m.Undef
+	for i, v := range slots {
+		if v == base[i] {
+			continue
+		}
+		differs = true
+		c := &codes[i]
+		if !fast || c.keep == 0 {
+			m.setLeaf(dst, i, m.code(i, v))
+			continue
+		}
+		e := uint64(v-c.lo) + 1
+		if v == undef {
+			e = 0
+		}
+		sh := c.shift & 63
+		w := binary.LittleEndian.Uint64(dst[c.at:])
+		binary.LittleEndian.PutUint64(dst[c.at:], w&^(c.mask<<sh)|e<<sh)
+	}
+	return differs
+}
+
+// setBits writes the low n bits of e at bit offset off of b, byte by byte.
+func setBits(b []byte, off, n int, e uint64) {
+	for done := 0; done < n; {
+		at, sh := (off+done)>>3, uint((off+done)&7)
+		k := min(8-int(sh), n-done)
+		mask := byte(1<<uint(k)-1) << sh
+		b[at] = b[at]&^mask | byte(e>>uint(done))<<sh&mask
+		done += k
+	}
+}
+
+// getBits reads n bits at bit offset off of b, byte by byte.
+func getBits(b []byte, off, n int) uint64 {
+	var e uint64
+	for done := 0; done < n; {
+		at, sh := (off+done)>>3, uint((off+done)&7)
+		k := min(8-int(sh), n-done)
+		e |= uint64(b[at]>>sh&byte(1<<uint(k)-1)) << uint(done)
+		done += k
+	}
+	return e
+}
+
+// Unpacker decodes packed states. It remembers the last state UnpackNext
+// decoded, so each Unpacker serves one goroutine.
 type Unpacker struct {
-	m   *Model
-	buf []byte
+	m    *Model
+	prev []byte // the state UnpackNext last decoded
+	have bool
+	// Leaves [first[k], end[k]) have bits in the k-th 8 bytes.
+	first, end []int32
 }
 
 // NewUnpacker returns an Unpacker for m.
 func (m *Model) NewUnpacker() *Unpacker {
-	return &Unpacker{m: m, buf: make([]byte, m.StateBytes+16)}
+	u := &Unpacker{m: m, prev: make([]byte, m.StateBytes)}
+	words := (m.StateBytes + 7) / 8
+	u.first, u.end = make([]int32, words), make([]int32, words)
+	for k := range words {
+		lo, hi := 64*k, 64*k+64
+		u.first[k] = int32(len(m.Leaves))
+		for i := range m.Leaves {
+			l := &m.Leaves[i]
+			if l.Offset < hi && l.Offset+l.Bits > lo {
+				u.first[k] = min(u.first[k], int32(i))
+				u.end[k] = int32(i + 1)
+			}
+		}
+		u.end[k] = max(u.end[k], u.first[k])
+	}
+	return u
+}
+
+// UnpackNext decodes the packed state src into slots, which must hold what
+// the previous UnpackNext call decoded: only the leaves in 8-byte words
+// that differ from that state are decoded. States popped one after another
+// from a breadth-first queue are often siblings, a few words apart.
+func (u *Unpacker) UnpackNext(src []byte, slots []int64) {
+	m := u.m
+	n := m.StateBytes
+	src = src[:n]
+	if !u.have || n <= 24 {
+		// (Short states: comparing words costs about what decoding does.)
+		u.Unpack(src, slots)
+		copy(u.prev, src)
+		u.have = true
+		return
+	}
+	prev := u.prev[:n]
+	next := int32(0) // leaves before it are decoded
+	for k := range u.first {
+		at := 8 * k
+		if at+8 <= n {
+			if binary.LittleEndian.Uint64(src[at:]) == binary.LittleEndian.Uint64(prev[at:]) {
+				continue
+			}
+		} else if string(src[at:]) == string(prev[at:]) {
+			continue
+		}
+		lo := max(u.first[k], next)
+		next = max(next, u.end[k])
+		m.unpackRange(src, slots, int(lo), int(next))
+	}
+	copy(prev, src)
 }
 
 // Unpack decodes the packed state src into slots.
 func (u *Unpacker) Unpack(src []byte, slots []int64) {
-	buf := u.buf
-	copy(buf, src[:u.m.StateBytes])
-	undef := u.m.Undef
-	for i := range u.m.Leaves {
-		l := &u.m.Leaves[i]
-		off := l.Offset
-		b := off >> 3
-		sh := uint(off & 7)
-		x := binary.LittleEndian.Uint64(buf[b:]) >> sh
-		if int(sh)+l.Bits > 64 {
-			x |= uint64(buf[b+8]) << (64 - sh)
+	m := u.m
+	m.unpackRange(src[:m.StateBytes], slots[:len(m.packing.codes)], 0, len(m.packing.codes))
+}
+
+// unpackRange decodes leaves lo..hi-1 of the packed state src into slots.
+func (m *Model) unpackRange(src []byte, slots []int64, lo, hi int) {
+	undef := m.Undef
+	codes := m.packing.codes[lo:hi]
+	out := slots[lo:hi]
+	if m.packing.words {
+		for i := range codes {
+			c := &codes[i]
+			x := binary.LittleEndian.Uint64(src[c.at:]) >> (c.shift & 63) & c.mask
+			v := c.lo + int64(x-1)
+			if x == 0 {
+				v = undef
+			}
+			out[i] = v
 		}
-		if l.Bits < 64 {
-			x &= 1<<uint(l.Bits) - 1
+	} else {
+		for i := range codes {
+			c := &codes[i]
+			x := getBits(src, int(c.at)*8+int(c.shift), int(c.bits))
+			v := c.lo + int64(x-1)
+			if x == 0 {
+				v = undef
+			}
+			out[i] = v
 		}
-		if x == 0 {
-			slots[i] = undef
-		} else if l.Kind == LeafUnion {
-			slots[i] = l.decode(x, undef)
-		} else {
-			slots[i] = l.Lo + int64(x-1)
+	}
+	for _, i := range m.packing.unions {
+		if lo <= i && i < hi {
+			c := &m.packing.codes[i]
+			x := getBits(src, int(c.at)*8+int(c.shift), int(c.bits))
+			slots[i] = m.Leaves[i].decode(x, undef)
 		}
 	}
 }

@@ -6,6 +6,7 @@ package compile
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/locus-mc/locus/core/murphi"
@@ -158,6 +159,7 @@ func (c *compiler) copier(dst, src *murphi.Type, kind, text string, pos murphi.P
 	return func(mc *Machine, d, s int) {
 		if s != d {
 			copy(mc.mem[d:d+n], mc.mem[s:s+n])
+			mc.markRange(d, n)
 		}
 		for _, k := range checks {
 			if v := mc.mem[d+k.i]; v != undef {
@@ -189,18 +191,28 @@ func (c *compiler) storeScalar(p place, v value, src *murphi.Type, kind string, 
 	f := v.f()
 	switch {
 	case p.kind == pAbs && check == nil:
-		k := p.off
+		k, w, bit := p.off, p.off>>6, uint64(1)<<uint(p.off&63)
 		if v.isConst {
 			val := v.v
-			return func(mc *Machine) bool { mc.mem[k] = val; return false }
+			return func(mc *Machine) bool {
+				mc.mem[k] = val
+				mc.written[w] |= bit
+				return false
+			}
 		}
-		return func(mc *Machine) bool { mc.mem[k] = f(mc); return false }
+		return func(mc *Machine) bool {
+			x := f(mc)
+			mc.mem[k] = x
+			mc.written[w] |= bit
+			return false
+		}
 	case p.kind == pAbs:
-		k := p.off
+		k, w, bit := p.off, p.off>>6, uint64(1)<<uint(p.off&63)
 		return func(mc *Machine) bool {
 			x := f(mc)
 			check(x)
 			mc.mem[k] = x
+			mc.written[w] |= bit
 			return false
 		}
 	case p.kind == pFrame:
@@ -222,6 +234,7 @@ func (c *compiler) storeScalar(p place, v value, src *murphi.Type, kind string, 
 			check(x)
 		}
 		mc.mem[addr] = x
+		mc.mark(addr)
 		return false
 	}
 }
@@ -257,6 +270,7 @@ func (c *compiler) fill(p place, vals []int64) stmtFn {
 	return func(mc *Machine) bool {
 		d := a(mc)
 		copy(mc.mem[d:d+n], vals)
+		mc.markRange(d, n)
 		return false
 	}
 }
@@ -319,31 +333,7 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 			return els(mc)
 		}
 	case *murphi.SwitchStmt:
-		x := c.expr(s.X).f()
-		type arm struct {
-			vals []intFn
-			body stmtFn
-		}
-		var arms []arm
-		for _, cl := range s.Cases {
-			a := arm{body: c.block(cl.Body)}
-			for _, v := range cl.Values {
-				a.vals = append(a.vals, c.expr(v).f())
-			}
-			arms = append(arms, a)
-		}
-		els := c.block(s.Else)
-		return func(mc *Machine) bool {
-			v := x(mc)
-			for _, a := range arms {
-				for _, f := range a.vals {
-					if f(mc) == v {
-						return a.body(mc)
-					}
-				}
-			}
-			return els(mc)
-		}
+		return c.switchStmt(s)
 	case *murphi.ForStmt:
 		mark := c.frameTop
 		defer func() { c.frameTop = mark }()
@@ -353,6 +343,9 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 				return c.block(s.Body)
 			}
 			q := s.Quants[i]
+			if vals, ok := c.unrollValues(q); ok {
+				return c.unroll(q, vals, func() func(*Machine) bool { return build(i + 1) })
+			}
 			slot := c.alloc(1)
 			c.env[q.Name.Obj] = binding{kind: bFrame, off: slot}
 			inner := build(i + 1)
@@ -431,13 +424,12 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 			return func(*Machine) bool { return true }
 		}
 		rt := c.fn.resultType
+		dst := place{kind: pFrame, off: c.fn.resultOff, typ: rt, text: "the result of " + c.fn.name}
 		if !rt.IsSimple() {
 			src := c.aggregate(s.Result)
-			dst := place{kind: pFrame, off: 0, typ: rt, text: "the result of " + c.fn.name}
 			cp := c.copyAggregate(dst, src, ErrRangeAssign, s.Pos())
 			return func(mc *Machine) bool { cp(mc); return true }
 		}
-		dst := place{kind: pFrame, off: 0, typ: rt, text: "the result of " + c.fn.name}
 		store := c.storeScalar(dst, c.expr(s.Result), c.info.Types[s.Result].Type, ErrRangeAssign, s.Pos())
 		return func(mc *Machine) bool { store(mc); return true }
 	case *murphi.MultisetAddStmt:
@@ -462,6 +454,90 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 	return nil
 }
 
+// switchStmt compiles a switch. Case values are almost always constants:
+// then the arm is found by a table lookup (or at compile time, when the
+// switched value is a constant too) instead of calling code per value.
+func (c *compiler) switchStmt(s *murphi.SwitchStmt) stmtFn {
+	xv := c.expr(s.X)
+	type arm struct {
+		vals []value
+		body stmtFn
+	}
+	var arms []arm
+	allConst := true
+	for _, cl := range s.Cases {
+		a := arm{body: c.block(cl.Body)}
+		for _, v := range cl.Values {
+			cv := c.expr(v)
+			allConst = allConst && cv.isConst
+			a.vals = append(a.vals, cv)
+		}
+		arms = append(arms, a)
+	}
+	els := c.block(s.Else)
+	if !allConst {
+		type dynArm struct {
+			vals []intFn
+			body stmtFn
+		}
+		var dyn []dynArm
+		for _, a := range arms {
+			d := dynArm{body: a.body}
+			for _, v := range a.vals {
+				d.vals = append(d.vals, v.f())
+			}
+			dyn = append(dyn, d)
+		}
+		x := xv.f()
+		return func(mc *Machine) bool {
+			v := x(mc)
+			for _, a := range dyn {
+				for _, f := range a.vals {
+					if f(mc) == v {
+						return a.body(mc)
+					}
+				}
+			}
+			return els(mc)
+		}
+	}
+	// The first arm listing a value takes it.
+	bodies := []stmtFn{els}
+	armOf := map[int64]int{}
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, a := range arms {
+		bodies = append(bodies, a.body)
+		for _, v := range a.vals {
+			if _, dup := armOf[v.v]; !dup {
+				armOf[v.v] = len(bodies) - 1
+				lo, hi = min(lo, v.v), max(hi, v.v)
+			}
+		}
+	}
+	if xv.isConst {
+		return bodies[armOf[xv.v]] // 0, the else arm, if absent
+	}
+	x := xv.fn
+	if len(armOf) > 0 && uint64(hi-lo) < 256 {
+		table := make([]uint8, hi-lo+1)
+		for v, k := range armOf {
+			table[v-lo] = uint8(k)
+		}
+		if len(bodies) <= 256 {
+			return func(mc *Machine) bool {
+				k := x(mc) - lo
+				if uint64(k) >= uint64(len(table)) {
+					return els(mc)
+				}
+				return bodies[table[k]](mc)
+			}
+		}
+	}
+	return func(mc *Machine) bool {
+		return bodies[armOf[x(mc)]](mc)
+	}
+}
+
 // entryClearer returns code removing the multiset entry at a slot: the
 // presence flag and the element become undefined (absent entries stay
 // all-undefined, which keeps the sorted form canonical).
@@ -473,6 +549,7 @@ func (c *compiler) entryClearer(mt *murphi.Type) func(mc *Machine, entry int) {
 		for i := range f {
 			f[i] = undef
 		}
+		mc.markRange(e, n)
 	}
 }
 
@@ -515,6 +592,7 @@ func (c *compiler) multisetAdd(s *murphi.MultisetAddStmt) stmtFn {
 			if mc.mem[e] == undef {
 				mc.mem[e] = 1
 				copy(mc.mem[e+1:e+1+n], mc.mem[mc.fp+tmp:mc.fp+tmp+n])
+				mc.markRange(e, 1+n)
 				return false
 			}
 		}
@@ -594,7 +672,11 @@ func (c *compiler) bindAliases(list []*murphi.AliasDecl) []stmtFn {
 			}
 			slot := c.alloc(1)
 			f := p.fn
-			out = append(out, func(mc *Machine) bool { mc.mem[mc.fp+slot] = int64(f(mc)); return false })
+			out = append(out, func(mc *Machine) bool {
+				a := f(mc) // (may move mc.mem)
+				mc.mem[mc.fp+slot] = int64(a)
+				return false
+			})
 			c.env[obj] = binding{kind: bFrameRef, off: slot}
 			continue
 		}
@@ -606,7 +688,11 @@ func (c *compiler) bindAliases(list []*murphi.AliasDecl) []stmtFn {
 			}
 			slot := c.alloc(1)
 			f := v.fn
-			out = append(out, func(mc *Machine) bool { mc.mem[mc.fp+slot] = f(mc); return false })
+			out = append(out, func(mc *Machine) bool {
+				v := f(mc) // (may move mc.mem)
+				mc.mem[mc.fp+slot] = v
+				return false
+			})
 			c.env[obj] = binding{kind: bFrame, off: slot}
 			continue
 		}

@@ -41,7 +41,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 	if failed != nil {
 		return failed
 	}
-	exact, err := store.NewExact(m.StateBytes, s.b, state.Hash)
+	exact, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {
 		return abandon(s, err)
 	}

@@ -56,7 +56,7 @@ func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 		s.visited = t
 		s.res.StatesExact = true
 	} else {
-		t, err := store.NewExact(m.StateBytes, s.b, state.Hash)
+		t, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 		if err != nil {
 			s.front.Close()
 			s.trail.Close()

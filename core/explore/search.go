@@ -41,12 +41,16 @@ type searcher struct {
 
 	rec     []byte // record being pushed: state | id (8) | depth (4)
 	cur     []int64
-	curID   int64
-	depth   int // depth of the state being expanded
-	changed bool
-	fired   int     // successors of the state being expanded
-	sorted  []int64 // a successor with its multisets sorted
-	emit    compile.Emit
+	curPack []byte // cur packed
+	// canonSlots holds the canonical form of a state (canon works on a
+	// copy: the machine tracks what compiled code writes in its state).
+	canonSlots []int64
+	curID      int64
+	depth      int // depth of the state being expanded
+	changed    bool
+	fired      int     // successors of the state being expanded
+	sorted     []int64 // a successor with its multisets sorted
+	emit       compile.Emit
 
 	res       *Result
 	maxErrors int
@@ -127,6 +131,8 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
+	s.curPack = make([]byte, m.StateBytes)
+	s.canonSlots = make([]int64, m.NumSlots)
 	s.sorted = make([]int64, m.NumSlots)
 	s.props = newProps(s)
 	s.emit = s.onSuccessor
@@ -210,11 +216,8 @@ func (s *searcher) startStates() {
 // rule (a start state's number when parent is trail.None). It reports
 // whether the search must stop.
 func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bool {
-	if s.canon != nil {
-		s.canon(slots)
-	}
+	slots = s.pack(slots, parent >= 0)
 	buf := s.rec[:s.m.StateBytes]
-	s.m.Pack(slots, buf)
 	h := state.Hash(buf)
 	found, old, at := s.visited.Find(buf, h)
 	if found {
@@ -280,6 +283,31 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	return false
 }
 
+// pack writes the packed canonical form of slots into s.rec and returns
+// the canonical slots; the machine's working state is left alone (it is
+// canonicalized in a copy). A successor of cur is packed from cur's packed
+// form, encoding only what the rule wrote.
+func (s *searcher) pack(slots []int64, successor bool) []int64 {
+	buf := s.rec[:s.m.StateBytes]
+	if s.canon == nil {
+		if successor {
+			s.mc.PackSuccessor(buf, s.curPack, s.cur)
+		} else {
+			s.m.Pack(slots, buf)
+		}
+		return slots
+	}
+	canon := s.canonSlots
+	copy(canon, slots)
+	s.canon(canon)
+	if successor {
+		s.m.PackFrom(buf, s.curPack, s.cur, canon)
+	} else {
+		s.m.Pack(canon, buf)
+	}
+	return canon
+}
+
 // levelOf returns the BFS level of the state with id: ids are given in BFS
 // order, so the level sizes tell it (most states met again are recent, so
 // the search starts from the last level).
@@ -301,16 +329,17 @@ func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 		// The successor is compared before symmetry reduction (as Rumur
 		// and CMurphi do), but a multiset is a bag: entries that only
 		// moved are the same state.
-		cmp := succ
-		if len(s.m.Multisets) > 0 {
-			cmp = s.sorted
+		if len(s.m.Multisets) == 0 {
+			s.changed = s.mc.Differs(s.cur) // (only the slots the rule wrote)
+		} else {
+			cmp := s.sorted
 			copy(cmp, succ)
 			s.m.SortMultisets(cmp)
-		}
-		for i, v := range cmp {
-			if v != s.cur[i] {
-				s.changed = true
-				break
+			for i, v := range cmp {
+				if v != s.cur[i] {
+					s.changed = true
+					break
+				}
 			}
 		}
 	}
@@ -347,7 +376,8 @@ func (s *searcher) loop() {
 			s.levelLeft--
 			s.depth = s.level
 		}
-		s.up.Unpack(rec[:sb], s.cur)
+		s.up.UnpackNext(rec[:sb], s.cur) // (s.cur is only written here)
+		copy(s.curPack, rec[:sb])
 		s.expanded++
 		if s.expanded&255 == 0 && s.checkpoint() {
 			return
