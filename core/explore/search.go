@@ -85,6 +85,15 @@ func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
 // newSearcher prepares a search of m; the engine then sets s.visited (and
 // its hooks) and calls s.run. An error result means the run could not start.
 func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool) (*searcher, *Result) {
+	return setupSearcher(ctx, m, opts, lifo, func(rec int, b *budget.Budget) (queue.FIFO, error) {
+		return newFrontier(rec, b, opts, lifo)
+	})
+}
+
+// setupSearcher is newSearcher with the engine's own frontier: engines with
+// their own open set (state caching, RBFS) give an in-memory queue they
+// never push to.
+func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool, frontier func(rec int, b *budget.Budget) (queue.FIFO, error)) (*searcher, *Result) {
 	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
 	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes}
 	s.maxErrors = opts.MaxErrors
@@ -118,7 +127,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
+	s.front, err = frontier(s.recSize(), s.b)
 	if err != nil {
 		s.trail.Close()
 		return nil, s.fail(err)
@@ -207,12 +216,7 @@ func (s *searcher) startStates() {
 // rule (a start state's number when parent is trail.None). It reports
 // whether the search must stop.
 func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bool {
-	if s.canon != nil {
-		s.canon(slots)
-	}
-	buf := s.rec[:s.m.StateBytes]
-	s.m.Pack(slots, buf)
-	h := state.Hash(buf)
+	buf, h := s.canonical(slots)
 	found, old, at := s.visited.Find(buf, h)
 	if found {
 		if s.locality != nil && parent != trail.None {
@@ -224,45 +228,9 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 		}
 		return s.props.logEdge(parent, old)
 	}
-	// Rumur's order: a state violating an assumption is discarded silently;
-	// one violating an invariant is reported and not stored.
-	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+	id, kept, stop := s.keep(slots, buf, h, at, parent, rule, depth)
+	if !kept {
 		return stop
-	}
-	id := s.trail.Len()
-	for {
-		err := s.visited.Insert(at, buf, h, id, depth)
-		if err == nil {
-			break
-		}
-		if !isExhausted(err) || s.full == nil || !s.full(err) {
-			s.incomplete(err)
-			return true
-		}
-		// The engine made room (or changed the set): look again.
-		if found, old, at = s.visited.Find(buf, h); found {
-			return s.props.logEdge(parent, old)
-		}
-	}
-	if s.inserted != nil {
-		s.inserted(h)
-	}
-	if _, err := s.trail.Append(parent, rule); err != nil {
-		s.incomplete(err)
-		return true
-	}
-	if s.locality != nil && parent != trail.None {
-		s.locality.edge(s.depth, depth)
-	}
-	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
-		return true
-	}
-	for len(s.res.LevelSizes) <= depth {
-		s.res.LevelSizes = append(s.res.LevelSizes, 0)
-	}
-	s.res.LevelSizes[depth]++
-	if depth > s.res.Depth {
-		s.res.Depth = depth
 	}
 	binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
 	binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
@@ -272,6 +240,75 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	}
 	s.nextLevel++
 	return false
+}
+
+// canonical canonicalises slots in place and returns their packed form (in
+// s.rec, valid until the next call) and its table hash.
+func (s *searcher) canonical(slots []int64) ([]byte, uint64) {
+	if s.canon != nil {
+		s.canon(slots)
+	}
+	buf := s.rec[:s.m.StateBytes]
+	s.m.Pack(slots, buf)
+	return buf, state.Hash(buf)
+}
+
+// keep handles a canonical state (slots, packed as buf with hash h) that
+// the visited set did not find (at is where Find said to insert it): the
+// checks of a state seen for the first time, the insertion, its trail
+// record and its marks. It returns the state's id and whether it was kept
+// (assumptions and invariants may discard it; a full set that the engine
+// cannot make room in ends the search), and whether the search must stop.
+// Engines with their own loops call it for every state they keep, so that
+// every engine checks in the same order and records one trail entry per
+// kept state.
+func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, rule uint32, depth int) (id int64, kept, stop bool) {
+	// Rumur's order: a state violating an assumption is discarded silently;
+	// one violating an invariant is reported and not stored.
+	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+		return -1, false, stop
+	}
+	id = s.trail.Len()
+	for {
+		err := s.visited.Insert(at, buf, h, id, depth)
+		if err == nil {
+			break
+		}
+		if !isExhausted(err) || s.full == nil || !s.full(err) {
+			s.incomplete(err)
+			return -1, false, true
+		}
+		// The engine made room (or changed the set): look again.
+		found, old, where := s.visited.Find(buf, h)
+		if found {
+			return -1, false, s.props.logEdge(parent, old)
+		}
+		at = where
+	}
+	if s.inserted != nil {
+		s.inserted(h)
+	}
+	if _, err := s.trail.Append(parent, rule); err != nil {
+		s.incomplete(err)
+		return -1, false, true
+	}
+	if s.opts.Observe != nil {
+		s.opts.Observe(buf)
+	}
+	if s.locality != nil && parent != trail.None {
+		s.locality.edge(s.depth, depth)
+	}
+	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+		return id, false, true
+	}
+	for len(s.res.LevelSizes) <= depth {
+		s.res.LevelSizes = append(s.res.LevelSizes, 0)
+	}
+	s.res.LevelSizes[depth]++
+	if depth > s.res.Depth {
+		s.res.Depth = depth
+	}
+	return id, true, false
 }
 
 // levelOf returns the BFS level of the state with id: ids are given in BFS

@@ -107,10 +107,29 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			hasStart = true
 		}
 	}
+	if m.Progress != nil {
+		c.progress(m.Progress)
+	}
 	if !hasStart && len(m.Decls) > 0 {
 		r.warnf(NoPos, "the model has no startstate, so no states are reachable")
 	}
 	return out, r.list
+}
+
+// progress checks the progress measure: a scalar expression over the
+// state and the constants, with no side effects.
+func (c *Checker) progress(p *ProgressPragma) {
+	c.sideEffect = "the progress measure"
+	tv := c.expr(p.X)
+	c.sideEffect = ""
+	if tv.Type == InvalidType {
+		return
+	}
+	switch tv.Type.Kind {
+	case TBool, TInt, TRange, TEnum:
+	default:
+		c.r.errorf(p.X.Pos(), "the progress measure must be an integer, enumeration or boolean, not %s", tv.Type)
+	}
 }
 
 // topLevelNames returns the top-level declared names and their positions.

@@ -1,6 +1,7 @@
 package murphi
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -19,12 +20,40 @@ type scanner struct {
 	src []byte
 	off int
 	r   *reporter
+	// pragmas are the "--@progress" comments seen (see ProgressPragma).
+	pragmas []pragma
 }
+
+// pragma is a "--@progress EXPR" comment: where it starts and where its
+// expression's text lies.
+type pragma struct {
+	at         Pos
+	start, end int
+}
+
+// progressPragma is the comment prefix of a progress measure.
+const progressPragma = "@progress"
 
 // scanAll scans the whole file; errors go to r and scanning always goes on.
 func scanAll(src []byte, r *reporter) []item {
+	items, _ := scanFile(src, r)
+	return items
+}
+
+// scanFile scans the whole file and also returns its pragmas.
+func scanFile(src []byte, r *reporter) ([]item, []pragma) {
 	s := &scanner{src: src, r: r}
-	items := make([]item, 0, len(src)/4+1)
+	return s.scanTo(make([]item, 0, len(src)/4+1)), s.pragmas
+}
+
+// scanRange scans src[start:end] (a pragma's expression), with positions
+// in the whole file.
+func scanRange(src []byte, start, end int, r *reporter) []item {
+	s := &scanner{src: src[:end], off: start, r: r}
+	return s.scanTo(nil)
+}
+
+func (s *scanner) scanTo(items []item) []item {
 	for {
 		it := s.next()
 		items = append(items, it)
@@ -206,9 +235,11 @@ func (s *scanner) skipSpace() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			s.off++
 		case c == '-' && s.off+1 < len(s.src) && s.src[s.off+1] == '-':
+			start := s.off
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
 				s.off++
 			}
+			s.notePragma(start, s.off)
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
 			start := s.off
 			s.off += 2
@@ -230,6 +261,23 @@ func (s *scanner) skipSpace() {
 			return
 		}
 	}
+}
+
+// notePragma records the line comment src[start:end] if it is a progress
+// measure: "--", optional blanks, "@progress", a blank, the expression.
+func (s *scanner) notePragma(start, end int) {
+	i := start + 2
+	for i < end && (s.src[i] == ' ' || s.src[i] == '\t') {
+		i++
+	}
+	if !bytes.HasPrefix(s.src[i:end], []byte(progressPragma)) {
+		return
+	}
+	j := i + len(progressPragma)
+	if j < end && s.src[j] != ' ' && s.src[j] != '\t' && s.src[j] != '\r' {
+		return // "@progressive": not the pragma
+	}
+	s.pragmas = append(s.pragmas, pragma{at: Pos(i), start: j, end: end})
 }
 
 func (s *scanner) number() item {
