@@ -213,7 +213,7 @@ func cacheCapacity(s *searcher, o store.NodeOptions, perState int64) (int64, str
 			note = fmt.Sprintf("no memory budget and no cache size: the cache was sized for %s (set -m or --param cache=N)", budget.FormatBytes(DefaultCacheStatesBudget))
 		}
 	}
-	avail := budgetBytes - trailHeadroom
+	avail := budgetBytes - trailRoom(s)
 	if s.opts.FS == nil {
 		// The trail stays in memory: leave it a quarter.
 		avail -= budgetBytes / 4
@@ -239,6 +239,10 @@ func runCaching(ctx context.Context, m *compile.Model, opts Options, mode cachin
 	return c.run()
 }
 
+// trailRoom is the memory the engines with their own tables leave to the
+// trail: two chunks (with disk, it spills all but the last).
+func trailRoom(s *searcher) int64 { return 2 * s.trail.ChunkBytes() }
+
 // ownFrontier is the frontier of engines with their own open set: a memory
 // queue they never push to (it reserves nothing).
 func ownFrontier(rec int, b *budget.Budget) (queue.FIFO, error) { return queue.NewMemory(rec, b), nil }
@@ -261,11 +265,7 @@ func newCaching(ctx context.Context, m *compile.Model, opts Options, mode cachin
 		Progress: progress,
 	}
 	var err error
-	sampleBytes := int64(64 << 10)
-	if s.b.Limit() > 0 {
-		sampleBytes = max(sampleBytes, s.b.Limit()/64)
-	}
-	if c.sample, err = newDistinctSample(s.b, sampleBytes); err != nil {
+	if c.sample, err = newSampleFrom(s.b, s.b.Limit()/64, 1<<10); err != nil {
 		return nil, abandon(s, err)
 	}
 	capacity, note := cacheCapacity(s, o, perStateOpen)

@@ -60,6 +60,10 @@ type searcher struct {
 
 	props    *props
 	locality *localityStats
+	// unsure is set by engines that may end without having visited every
+	// state although nothing stopped them (rbfs): covers and liveness are
+	// then not decided.
+	unsure bool
 
 	// Engine hooks, all optional.
 	// full is called when the visited set refuses an insertion for lack
@@ -486,7 +490,7 @@ func (s *searcher) finish() *Result {
 	qs := s.front.Stats()
 	tw, tr := s.trail.IO()
 	r.DiskWritten, r.DiskRead = qs.BytesWritten+tw, qs.BytesRead+tr
-	complete := !s.stop && r.Verdict == Pass && r.Reason == ""
+	complete := !s.stop && r.Verdict == Pass && r.Reason == "" && !s.unsure
 	s.props.finish(complete)
 	if len(r.Violations) > 0 {
 		r.Verdict = Fail
