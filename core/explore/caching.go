@@ -239,6 +239,15 @@ func runCaching(ctx context.Context, m *compile.Model, opts Options, mode cachin
 	return c.run()
 }
 
+// sampleBytes is the memory of the distinct-state sample of the engines
+// with their own tables: a 64th of the budget (64 KiB without one).
+func sampleBytes(s *searcher) int64 {
+	if s.b.Limit() == 0 {
+		return 64 << 10
+	}
+	return s.b.Limit() / 64
+}
+
 // trailRoom is the memory the engines with their own tables leave to the
 // trail: two chunks (with disk, it spills all but the last).
 func trailRoom(s *searcher) int64 { return 2 * s.trail.ChunkBytes() }
@@ -265,7 +274,7 @@ func newCaching(ctx context.Context, m *compile.Model, opts Options, mode cachin
 		Progress: progress,
 	}
 	var err error
-	if c.sample, err = newSampleFrom(s.b, s.b.Limit()/64, 1<<10); err != nil {
+	if c.sample, err = newSampleFrom(s.b, sampleBytes(s), 1<<10); err != nil {
 		return nil, abandon(s, err)
 	}
 	capacity, note := cacheCapacity(s, o, perStateOpen)

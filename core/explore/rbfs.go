@@ -121,7 +121,7 @@ func rbfs(ctx context.Context, m *compile.Model, opts Options) *Result {
 func (r *rbfsRun) setup() error {
 	s := r.s
 	var err error
-	if r.samp, err = newSampleFrom(s.b, s.b.Limit()/64, 1<<10); err != nil {
+	if r.samp, err = newSampleFrom(s.b, sampleBytes(s), 1<<10); err != nil {
 		return err
 	}
 	if err = r.obs.init(s.b, int(s.opts.Param("k"))); err != nil {
@@ -215,9 +215,7 @@ func (r *rbfsRun) run() *Result {
 			r.nOld, r.nNew = r.nNew, 0
 		}
 		if s.stop {
-			if r.gaveUp {
-				r.record(false) // the visit it gave up in, so far
-			}
+			r.record(false) // the visit it stopped in, so far
 			break
 		}
 		drained := r.nOld == 0

@@ -161,8 +161,10 @@ func (sl *sweepLine) report(r *Result) {
 }
 
 // progressHeap is the sweep-line's open set: a binary heap of open
-// entries, smallest progress first (then smallest depth, so that each
-// class is searched breadth-first).
+// entries, smallest progress first, then first generated (ids grow with
+// insertions), so that each class is searched breadth-first in the order
+// of a queue (which keeps the TD-tree small: a state's children are
+// expanded one after the other).
 type progressHeap struct {
 	b    *budget.Budget
 	t    *store.Nodes
@@ -184,7 +186,7 @@ func (q *progressHeap) less(a, b uint64) bool {
 	if pa != pb {
 		return pa < pb
 	}
-	return q.t.Depth(na) < q.t.Depth(nb)
+	return q.t.ID(na) < q.t.ID(nb)
 }
 
 func (q *progressHeap) current() (uint64, bool) {
