@@ -26,7 +26,6 @@ import (
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/job"
-	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/queue"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/store"
@@ -475,10 +474,7 @@ func (c *caching) expandNext() bool {
 	c.switched = false
 	s.changed = e&entryChanged != 0
 	for {
-		n, rerr, errRule := s.mc.Expand(s.cur, from, c.onSuccessor)
-		if n > 0 {
-			c.entry |= entryEnabled
-		}
+		_, rerr, errRule := s.mc.Expand(s.cur, from, c.onSuccessor)
 		if s.stop {
 			return false
 		}
@@ -492,7 +488,6 @@ func (c *caching) expandNext() bool {
 		if rerr == nil {
 			break
 		}
-		c.entry |= entryError
 		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
 		if s.stop {
 			return false
@@ -502,13 +497,9 @@ func (c *caching) expandNext() bool {
 	if s.changed {
 		c.entry |= entryChanged
 	}
-	if c.entry&entryError == 0 && s.opts.Deadlock != DeadlockOff &&
-		((s.opts.Deadlock == DeadlockStuck && c.entry&entryEnabled == 0) ||
-			(s.opts.Deadlock == DeadlockStuttering && c.entry&entryChanged == 0)) {
-		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
-		if s.stop {
-			return false
-		}
+	s.deadlocked(c.entry&entryFired != 0, c.entry&entryChanged != 0)
+	if s.stop {
+		return false
 	}
 	c.closeCurrent(node)
 	return true
@@ -529,15 +520,8 @@ func (c *caching) closeCurrent(node int32) {
 // onSuccessor admits one successor of the current state (Fig. 3, ll. 7-13).
 func (c *caching) onSuccessor(rule int, succ []int64) bool {
 	s := c.s
-	s.res.RulesFired++
-	if !s.changed {
-		for i, v := range succ {
-			if v != s.cur[i] {
-				s.changed = true
-				break
-			}
-		}
-	}
+	s.countSuccessor(succ)
+	c.entry |= entryFired
 	c.lastRule = rule
 	buf, h := s.canonical(succ)
 	found, old, at := s.visited.Find(buf, h)

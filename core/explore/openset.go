@@ -17,9 +17,8 @@ import (
 const (
 	entryNodeBits = 31
 	entryRuleBits = 30
-	entryEnabled  = uint64(1) << 61 // some rule was enabled
+	entryFired    = uint64(1) << 61 // some rule fired
 	entryChanged  = uint64(1) << 62 // some rule led to a different state
-	entryError    = uint64(1) << 63 // some rule raised a run-time error
 )
 
 func newEntry(node int32) uint64 { return uint64(node) }

@@ -34,7 +34,6 @@ import (
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/job"
-	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/store"
 	"github.com/locus-mc/locus/core/trail"
 )
@@ -364,29 +363,25 @@ func (r *rbfsRun) expandOne() {
 	}
 	r.nB = 0
 	s.changed = false
-	from, enabled, hadError := 0, 0, false
+	s.fired = 0
+	from := 0
 	for {
-		n, rerr, errRule := s.mc.Expand(s.cur, from, r.onSuccessor)
-		enabled += n
+		_, rerr, errRule := s.mc.Expand(s.cur, from, r.onSuccessor)
 		if s.stop {
 			return
 		}
 		if rerr == nil {
 			break
 		}
-		hadError = true
 		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
 		if s.stop {
 			return
 		}
 		from = errRule + 1
 	}
-	if !hadError && s.opts.Deadlock != DeadlockOff &&
-		((s.opts.Deadlock == DeadlockStuck && enabled == 0) || (s.opts.Deadlock == DeadlockStuttering && !s.changed)) {
-		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
-		if s.stop {
-			return
-		}
+	s.deadlocked(s.fired > 0, s.changed)
+	if s.stop {
+		return
 	}
 	b := r.nB
 	if b == 0 {
@@ -443,15 +438,7 @@ func (r *rbfsRun) swapB(j, k int) {
 // onSuccessor collects the successors not in the cache into B, once each.
 func (r *rbfsRun) onSuccessor(rule int, succ []int64) bool {
 	s := r.s
-	s.res.RulesFired++
-	if !s.changed {
-		for i, v := range succ {
-			if v != s.cur[i] {
-				s.changed = true
-				break
-			}
-		}
-	}
+	s.countSuccessor(succ)
 	buf, h := s.canonical(succ)
 	found, old, _ := s.visited.Find(buf, h)
 	if found {

@@ -44,6 +44,8 @@ type searcher struct {
 	curID   int64
 	depth   int // depth of the state being expanded
 	changed bool
+	fired   int     // successors of the state being expanded
+	sorted  []int64 // a successor with its multisets sorted
 	emit    compile.Emit
 
 	res       *Result
@@ -138,6 +140,7 @@ func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo boo
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
+	s.sorted = make([]int64, m.NumSlots)
 	s.props = newProps(s)
 	s.emit = s.onSuccessor
 	s.nextCheck = s.started.Add(s.opts.ProgressEvery)
@@ -302,8 +305,11 @@ func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, r
 	if s.locality != nil && parent != trail.None {
 		s.locality.edge(s.depth, depth)
 	}
-	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+	if s.props.logEdge(parent, id) {
 		return id, false, true
+	}
+	if s.props.kept(id, slots, parent, rule) {
+		return id, false, s.stop // stored, not expanded
 	}
 	for len(s.res.LevelSizes) <= depth {
 		s.res.LevelSizes = append(s.res.LevelSizes, 0)
@@ -330,16 +336,48 @@ func (s *searcher) levelOf(id int64) int {
 }
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
+	s.countSuccessor(succ)
+	return !s.admit(succ, s.curID, uint32(rule), s.depth+1)
+}
+
+// countSuccessor counts a rule fired from the state being expanded (s.cur)
+// and notes whether it led to a different state (s.changed): every engine
+// calls it for every successor, so all decide deadlocks alike.
+func (s *searcher) countSuccessor(succ []int64) {
 	s.res.RulesFired++
-	if !s.changed {
-		for i, v := range succ {
-			if v != s.cur[i] {
-				s.changed = true
-				break
-			}
+	s.fired++
+	if s.changed {
+		return
+	}
+	// The successor is compared before symmetry reduction (as Rumur
+	// and CMurphi do), but a multiset is a bag: entries that only
+	// moved are the same state.
+	cmp := succ
+	if len(s.m.Multisets) > 0 {
+		cmp = s.sorted
+		copy(cmp, succ)
+		s.m.SortMultisets(cmp)
+	}
+	for i, v := range cmp {
+		if v != s.cur[i] {
+			s.changed = true
+			return
 		}
 	}
-	return !s.admit(succ, s.curID, uint32(rule), s.depth+1)
+}
+
+// deadlocked reports a deadlock of the state being expanded if it is one,
+// given whether any rule fired from it and whether one led to a different
+// state.
+func (s *searcher) deadlocked(fired, changed bool) {
+	// A rule that failed leads nowhere, so the state may still be
+	// deadlocked (Rumur reports both when it keeps going after errors).
+	// Stuck: no rule fired. A rule whose body failed an assume
+	// statement leads nowhere (Rumur counts it so too).
+	if (s.opts.Deadlock == DeadlockStuck && !fired) ||
+		(s.opts.Deadlock == DeadlockStuttering && !changed) {
+		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
+	}
 }
 
 func (s *searcher) loop() {
@@ -385,19 +423,16 @@ func (s *searcher) loop() {
 			s.locality.begin()
 		}
 		s.changed = false
+		s.fired = 0
 		from := 0
-		hadError := false
-		enabled := 0
 		for {
-			n, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-			enabled += n
+			_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
 			if s.stop {
 				return
 			}
 			if rerr == nil {
 				break
 			}
-			hadError = true
 			s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
 			if s.stop {
 				return
@@ -407,13 +442,7 @@ func (s *searcher) loop() {
 		if s.locality != nil {
 			s.locality.end()
 		}
-		if hadError || s.opts.Deadlock == DeadlockOff {
-			continue
-		}
-		if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
-			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
-			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
-		}
+		s.deadlocked(s.fired > 0, s.changed)
 	}
 }
 

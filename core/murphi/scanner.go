@@ -34,33 +34,20 @@ type pragma struct {
 // progressPragma is the comment prefix of a progress measure.
 const progressPragma = "@progress"
 
-// scanAll scans the whole file; errors go to r and scanning always goes on.
-func scanAll(src []byte, r *reporter) []item {
-	items, _ := scanFile(src, r)
-	return items
-}
-
-// scanFile scans the whole file and also returns its pragmas.
-func scanFile(src []byte, r *reporter) ([]item, []pragma) {
+// newScanner returns a scanner of src, past a byte-order mark; errors go to
+// r and scanning always goes on.
+func newScanner(src []byte, r *reporter) *scanner {
 	s := &scanner{src: src, r: r}
-	return s.scanTo(make([]item, 0, len(src)/4+1)), s.pragmas
-}
-
-// scanRange scans src[start:end] (a pragma's expression), with positions
-// in the whole file.
-func scanRange(src []byte, start, end int, r *reporter) []item {
-	s := &scanner{src: src[:end], off: start, r: r}
-	return s.scanTo(nil)
-}
-
-func (s *scanner) scanTo(items []item) []item {
-	for {
-		it := s.next()
-		items = append(items, it)
-		if it.tok == EOF {
-			return items
-		}
+	if len(src) >= len(bom) && string(src[:len(bom)]) == bom {
+		s.off = len(bom)
 	}
+	return s
+}
+
+// rangeScanner returns a scanner of src[start:end] (a pragma's
+// expression), with positions in the whole file.
+func rangeScanner(src []byte, start, end int, r *reporter) *scanner {
+	return &scanner{src: src[:end], off: start, r: r}
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
