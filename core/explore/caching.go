@@ -410,11 +410,12 @@ func (c *caching) startStates() {
 			}
 			c.v.progress = p
 		}
-		_, kept, stop := s.keep(slots, buf, h, at, trail.None, uint32(i), 0)
+		id, kept, stop := s.keep(slots, buf, h, at, trail.None, uint32(i), 0)
 		if stop {
 			return
 		}
 		if !kept {
+			c.storedOnly(id)
 			continue
 		}
 		n := c.v.last
@@ -505,6 +506,15 @@ func (c *caching) expandNext() bool {
 	return true
 }
 
+// storedOnly handles a state keep did not keep for expansion: one it
+// stored all the same (id >= 0: its cover failed) is closed at once, a
+// candidate like any closed state.
+func (c *caching) storedOnly(id int64) {
+	if id >= 0 {
+		c.t.MakeCandidate(c.v.last)
+	}
+}
+
 // closeCurrent moves the current state from the open set to the closed
 // one (Fig. 3, ll. 14-16).
 func (c *caching) closeCurrent(node int32) {
@@ -538,12 +548,13 @@ func (c *caching) onSuccessor(rule int, succ []int64) bool {
 		regress = p < c.t.Progress(c.v.parent)
 	}
 	parent := c.v.parent
-	_, kept, stop := s.keep(succ, buf, h, at, s.curID, uint32(rule), s.depth+1)
+	id, kept, stop := s.keep(succ, buf, h, at, s.curID, uint32(rule), s.depth+1)
 	c.v.parent = parent
 	if stop {
 		return false
 	}
 	if !kept {
+		c.storedOnly(id)
 		return true
 	}
 	n := c.v.last
