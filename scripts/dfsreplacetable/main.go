@@ -25,7 +25,8 @@ import (
 func main() {
 	mems := flag.String("mem", "100,50,25,10", "memories, percent of the reachable states")
 	strategies := flag.String("strategies", "random,lru,stratified", "replacement strategies")
-	limit := flag.Float64("limit", 20, "a run that inserts more than this many times R is said not to terminate")
+	limit := flag.Float64("limit", 20, "a run that inserts more than this many times the distinct states it has seen is said not to terminate")
+	tol := flag.Float64("tolerance", 0.5, "precision of the smallest terminating memory, percent of R")
 	sym := flag.String("symmetry", "exact", "symmetry reduction: exact or off")
 	flag.Parse()
 	fmt.Println("| model | R | strategy | M (% of R) | verdict | R_ins / R | R_gen / R | R_gen / exact rules fired | deepest stack (% of R) | time / exact BFS (user CPU) |")
@@ -82,7 +83,7 @@ func main() {
 				if r.Verdict != explore.Pass {
 					switch {
 					case strings.Contains(r.Reason, "too many revisits"):
-						verdict = fmt.Sprintf("gave up (R_ins > %g R)", *limit)
+						verdict = fmt.Sprintf("gave up (R_ins > %g × distinct seen)", *limit)
 					case strings.Contains(r.Reason, "stack"):
 						verdict = "stack does not fit"
 					}
@@ -105,7 +106,7 @@ func main() {
 					hi = size
 				}
 			}
-			for hi-lo > max(reach/200, 1) {
+			for hi-lo > max(int64(*tol/100*float64(reach)), 1) {
 				mid := (lo + hi) / 2
 				if run(mid).Verdict == explore.Pass {
 					hi = mid
@@ -117,7 +118,7 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "%s done\n", file)
 	}
-	fmt.Printf("\nSmallest memory that terminates (R_ins <= %g R), to within 0.5%% of R:\n\n", *limit)
+	fmt.Printf("\nSmallest memory that terminates (R_ins <= %g × the distinct states seen), to within %g%% of R:\n\n", *limit, *tol)
 	fmt.Println("| model | strategy | smallest M (states) | % of R | deepest stack of a full run (states) |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, s := range mins {
