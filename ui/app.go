@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/locus-mc/locus/core/job"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,6 +87,10 @@ type App struct {
 	MemoryMB  int
 	HashBits  int  // hash compaction signature bits, 0 = off
 	Locality  bool // measure transition locality
+	// Params are the values set for the selected engine's parameters
+	// (the others take their defaults); Seed seeds a randomized engine.
+	Params map[string]float64
+	Seed   int64
 	// Engines describes the engines the Worker runs, from its ready
 	// message (the engine registry); empty until a Worker has loaded.
 	Engines []protocol.EngineInfo
@@ -361,6 +367,17 @@ func (a *App) options() protocol.Options {
 			o.HashCompaction = a.HashBits
 		}
 		o.Locality = e.Locality && a.Locality
+		for _, p := range e.Params {
+			if v, ok := a.Params[p.Name]; ok {
+				if o.Params == nil {
+					o.Params = map[string]float64{}
+				}
+				o.Params[p.Name] = v
+			}
+		}
+		if e.Randomized {
+			o.Seed = a.Seed
+		}
 	}
 	return o
 }
@@ -533,7 +550,14 @@ func (a *App) SetOption(name string, event vugu.DOMEvent) {
 	v := event.PropString("target", "value")
 	switch name {
 	case "algorithm":
+		if a.Algorithm != v {
+			a.Params = nil // parameters belong to an engine
+		}
 		a.Algorithm = v
+	case "seed":
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			a.Seed = n
+		}
 	case "symmetry":
 		a.Symmetry = v
 	case "deadlock":
@@ -550,6 +574,33 @@ func (a *App) SetOption(name string, event vugu.DOMEvent) {
 		}
 	case "locality":
 		a.Locality = event.PropBool("target", "checked")
+	}
+}
+
+// SetParam sets a parameter of the selected engine from its input: a
+// value outside the parameter's range is clamped, a non-number ignored.
+func (a *App) SetParam(name string, event vugu.DOMEvent) {
+	a.setParam(name, event.PropString("target", "value"))
+}
+
+func (a *App) setParam(name, text string) {
+	v, err := strconv.ParseFloat(text, 64)
+	e := a.Engine()
+	if err != nil || e == nil {
+		return
+	}
+	for _, p := range e.Params {
+		if p.Name != name {
+			continue
+		}
+		v = math.Min(math.Max(v, p.Min), p.Max)
+		if p.Integer {
+			v = math.Round(v)
+		}
+		if a.Params == nil {
+			a.Params = map[string]float64{}
+		}
+		a.Params[name] = v
 	}
 }
 

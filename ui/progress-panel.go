@@ -56,8 +56,32 @@ func (c *ProgressPanel) Stats() []Stat {
 			Stat{"collisions", "Collision rate", fmt.Sprintf("%.3f", p.CollisionRate)},
 			Stat{"cache-fill", "Cache filled", fmt.Sprintf("%.0f%%", 100*p.CacheFill)})
 	}
+	out = append(out, engineStats(p)...)
 	if p.TrailBytes > 0 {
 		out = append(out, Stat{"trail", "Counterexample trail", byteSize(p.TrailBytes)})
+	}
+	return out
+}
+
+// engineStats are the live figures of the engines that trade time for
+// memory by forgetting states: randomized BFS's visits and omission
+// estimate, state caching's re-expansions and TD-tree, DFS with
+// replacement's stack and re-insertions.
+func engineStats(p protocol.Progress) []Stat {
+	var out []Stat
+	if p.Visits > 0 {
+		out = append(out,
+			Stat{"visits", "Randomized visits", count(int64(p.Visits))},
+			Stat{"pomis", "Estimated omission probability (PomIs)", fmt.Sprintf("%.3g (%d sampled states)", p.PomIs, p.Samples)})
+	}
+	if p.Reexpansions > 0 {
+		out = append(out, Stat{"reexpansions", "Re-expansions of forgotten states (est.)", count(p.Reexpansions)})
+	}
+	if p.Reinsertions > 0 {
+		out = append(out, Stat{"reinsertions", "Re-insertions of forgotten states (est.)", count(p.Reinsertions)})
+	}
+	if p.StackDepth > 0 {
+		out = append(out, Stat{"stack", "States that cannot be forgotten (stack or TD-tree)", count(p.StackDepth)})
 	}
 	return out
 }

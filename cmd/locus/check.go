@@ -63,8 +63,12 @@ func (f sizeFlag) Set(s string) error {
 	return nil
 }
 
-// paramFlag collects --param NAME=VALUE.
-type paramFlag struct{ m *map[string]float64 }
+// paramFlag collects --param NAME=VALUE. A value that is not a number is
+// one of the parameter's named choices, resolved once the engine is known.
+type paramFlag struct {
+	m     *map[string]float64
+	names *map[string]string
+}
 
 func (f paramFlag) String() string { return "" }
 
@@ -73,14 +77,52 @@ func (f paramFlag) Set(s string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("want NAME=VALUE")
 	}
-	v, err := strconv.ParseFloat(val, 64)
-	if err != nil {
-		return fmt.Errorf("%s: not a number: %q", name, val)
-	}
 	if *f.m == nil {
 		*f.m = map[string]float64{}
 	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		if *f.names == nil {
+			*f.names = map[string]string{}
+		}
+		(*f.names)[name] = val
+		delete(*f.m, name)
+		return nil
+	}
+	delete(*f.names, name)
 	(*f.m)[name] = v
+	return nil
+}
+
+// resolveChoices turns named parameter values into numbers using the
+// engine's parameter descriptions.
+func resolveChoices(algo string, names map[string]string, params map[string]float64) error {
+	for name, val := range names {
+		var p *job.ParamInfo
+		for _, e := range verify.Engines() {
+			if e.Name != algo {
+				continue
+			}
+			for i := range e.Params {
+				if e.Params[i].Name == name {
+					p = &e.Params[i]
+				}
+			}
+		}
+		if p == nil || len(p.Choices) == 0 {
+			return fmt.Errorf("--param %s=%s: not a number", name, val)
+		}
+		found := false
+		for i, c := range p.Choices {
+			if c == val {
+				params[name] = float64(i)
+				found = true
+			}
+		}
+		if !found {
+			return fmt.Errorf("--param %s=%s: choose one of %s", name, val, strings.Join(p.Choices, ", "))
+		}
+	}
 	return nil
 }
 
@@ -114,13 +156,15 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.SetOutput(stderr)
 	opts := &cf.opts
 	var (
-		ndl    bool
-		format string
+		ndl     bool
+		format  string
+		choices map[string]string
 	)
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
-	fs.Var(paramFlag{&opts.Params}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
+	fs.Var(paramFlag{&opts.Params, &choices}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
+	fs.Int64Var(&opts.Seed, "seed", 0, "seed for the random choices of randomized engines (rbfs, the caching engines' random replacement): the same seed repeats a run")
 	fs.StringVar(&opts.Symmetry, "symmetry", "exact", "scalarset symmetry reduction: exact, heuristic or off")
 	fs.StringVar(&opts.Deadlock, "deadlock", "stuttering", "deadlock detection: stuttering, stuck or off")
 	fs.BoolVar(&ndl, "ndl", false, "no deadlock detection (same as --deadlock off)")
@@ -179,6 +223,10 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
 		return cf, exitRejected, false
 	}
+	if err := resolveChoices(opts.Algorithm, choices, opts.Params); err != nil {
+		fmt.Fprintf(stderr, "locus check: %v\n", err)
+		return cf, exitRejected, false
+	}
 	if err := verify.ValidateOptions(*opts); err != nil {
 		fmt.Fprintf(stderr, "locus check: %v\n", err)
 		return cf, exitRejected, false
@@ -209,8 +257,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	opts.FS = spill
 	if cf.progress {
 		opts.Progress = func(p verify.Progress) {
-			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s\n",
-				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes))
+			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s%s\n",
+				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes), engineFigures(p))
 		}
 		opts.ProgressEvery = 1000
 		opts.OnStage = func(stage string) { fmt.Fprintf(stderr, "  %s\n", stage) }
@@ -386,6 +434,22 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	if res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
 		fmt.Fprintf(w, "Visited:      %s insertions (revisits of forgotten states included), collision rate %.3f\n", commas(res.StatesVisited), res.CollisionRate)
 	}
+	if res.CacheStates > 0 {
+		fmt.Fprintf(w, "Cache:        %s states", commas(res.CacheStates))
+		if res.MaxStack > 0 {
+			fmt.Fprintf(w, "; at most %s could not be forgotten (stack or TD-tree)", commas(res.MaxStack))
+		}
+		if res.Reexpansions > 0 {
+			fmt.Fprintf(w, "; about %s re-expansions", commas(res.Reexpansions))
+		}
+		if res.Reinsertions > 0 {
+			fmt.Fprintf(w, "; about %s re-insertions", commas(res.Reinsertions))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(res.Visits) > 0 {
+		printVisits(w, res.Visits)
+	}
 	fmt.Fprintf(w, "Rules fired:  %s\n", commas(res.RulesFired))
 	fmt.Fprintf(w, "Depth:        %d\n", res.Depth)
 	fmt.Fprintf(w, "Time:         %.3f s  (%s states/s, %s rules/s)\n",
@@ -433,12 +497,53 @@ func guaranteeText(res *verify.Result) string {
 		}
 	case job.GuaranteeOmissionBound:
 		return fmt.Sprintf("hash compaction: the probability that a state was missed is at most %.3g (Stern and Dill's bound)", res.OmissionBound)
+	case job.GuaranteeOmissionEstimate:
+		est := 0.0
+		if res.OmissionEstimate != nil {
+			est = *res.OmissionEstimate
+		}
+		return fmt.Sprintf("randomized search: the observer estimates at %.3g the probability that some reachable state was never visited (an estimate from sampled states, not a bound)", est)
 	case job.GuaranteeNotComplete:
 		if res.Verdict == verify.Incomplete {
 			return "not proven complete: some reachable states may not have been visited"
 		}
 	}
 	return ""
+}
+
+// engineFigures are the progress figures of the engines that have them.
+func engineFigures(p verify.Progress) string {
+	var b strings.Builder
+	if p.Visits > 0 {
+		fmt.Fprintf(&b, "  visit %d  PomIs %.3g (%d samples)", p.Visits, p.PomIs, p.Samples)
+	}
+	if p.CacheFill > 0 {
+		fmt.Fprintf(&b, "  cache %.0f%%", 100*p.CacheFill)
+	}
+	if p.Reexpansions > 0 {
+		fmt.Fprintf(&b, "  re-expansions %d", p.Reexpansions)
+	}
+	if p.StackDepth > 0 {
+		fmt.Fprintf(&b, "  stack %d", p.StackDepth)
+	}
+	if p.Reinsertions > 0 {
+		fmt.Fprintf(&b, "  re-insertions %d", p.Reinsertions)
+	}
+	return b.String()
+}
+
+// printVisits prints rbfs's visits, one line each (Tronci et al., Figs. 5
+// and 6, by column).
+func printVisits(w io.Writer, vs []job.Visit) {
+	fmt.Fprintf(w, "Visits:       %-5s %-8s %-12s %-12s %-10s %-8s %-8s %s\n", "visit", "levels", "visited", "fresh(est)", "PomIs", "samples", "clrate", "dropped")
+	for _, v := range vs {
+		levels := fmt.Sprintf("%d/%d", v.Levels, v.MaxLevels)
+		if v.Drained {
+			levels += "*"
+		}
+		fmt.Fprintf(w, "              %-5d %-8s %-12d %-12d %-10.3g %-8d %-8.3f %d\n", v.Visit, levels, v.Visited, v.Fresh, v.PomIs, v.Samples, v.CollisionRate, v.Dropped)
+	}
+	fmt.Fprintf(w, "              (levels: expanded/L, * = the queue ran dry)\n")
 }
 
 func printLocality(w io.Writer, l *job.Locality) {

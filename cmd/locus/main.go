@@ -95,10 +95,20 @@ func printEngines(w io.Writer) {
 		if e.Locality {
 			caps = append(caps, "--locality")
 		}
+		if e.Randomized {
+			caps = append(caps, "randomized (--seed)")
+		}
+		if e.ProgressMeasure {
+			caps = append(caps, "uses the model's progress measure (--@progress EXPR)")
+		}
 		if len(caps) > 0 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))
 		}
 		for _, p := range e.Params {
+			if len(p.Choices) > 0 {
+				fmt.Fprintf(w, "  --param %s=%s  %s (default %s)\n", p.Name, strings.Join(p.Choices, "|"), p.Title, p.Choices[int(p.Default)])
+				continue
+			}
 			fmt.Fprintf(w, "  --param %s=N  %s (default %g, %g..%g)\n", p.Name, p.Title, p.Default, p.Min, p.Max)
 		}
 	}

@@ -144,6 +144,11 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		}
 		c.rule(d, &ruleCtx{})
 	}
+	if p := ck.Model.Progress; p != nil {
+		c.beginUnit()
+		v := c.expr(p.X).f()
+		c.m.Progress = &Measure{Pos: p.X.Pos(), Value: v, Frame: c.endUnit()}
+	}
 	return c.m, nil
 }
 

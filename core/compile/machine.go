@@ -533,6 +533,22 @@ func (mc *Machine) Fire(cur []int64, r int) (fired bool, err *RuntimeError) {
 	return true, nil
 }
 
+// Measure evaluates the progress measure p on the state slots.
+func (mc *Machine) Measure(p *Measure, slots []int64) (v int64, err *RuntimeError) {
+	defer func() {
+		if x := recover(); x != nil {
+			var assumed bool
+			err, assumed = catch(x)
+			if assumed {
+				err = &RuntimeError{Kind: ErrAssertion, Msg: "assume statement in the progress measure"}
+			}
+		}
+	}()
+	mc.Load(slots)
+	mc.enter(p.Frame, span{})
+	return p.Value(mc), nil
+}
+
 // Eval evaluates property p on the state slots.
 func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError) {
 	defer func() {

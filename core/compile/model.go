@@ -32,6 +32,9 @@ type Model struct {
 	Assumes    []*Property
 	Covers     []*Property // top-level cover properties
 	Liveness   []*Property
+	// Progress is the model's progress measure ("--@progress EXPR"), or
+	// nil: the sweep-line method orders and forgets states by it.
+	Progress *Measure
 	// CoverStmts are the cover statements in the model, in source order,
 	// counted per execution.
 	CoverStmts []*CoverStmt
@@ -153,6 +156,14 @@ type Property struct {
 	// its instances is), so engines that reduce by symmetry must treat the
 	// instances from one declaration together.
 	PerElement bool
+}
+
+// Measure is a compiled integer expression over the state: the progress
+// measure.
+type Measure struct {
+	Pos   murphi.Pos
+	Frame int
+	Value intFn
 }
 
 // CoverStmt is a cover statement inside a rule or procedure: one per

@@ -55,3 +55,51 @@ func BenchmarkBFSPetersonHeuristic(b *testing.B) {
 func BenchmarkBFSGermanExact(b *testing.B) {
 	benchModel(b, "../../examples/german.m", explore.SymmetryExact)
 }
+
+// benchBounded runs a memory-bounded engine on mcslock1 (symmetry, 23636
+// states) with a cache of a third of its states, reporting rules fired
+// per second and allocations per rule (near zero: the node table, the open
+// set and the queue are arenas allocated once).
+func benchBounded(b *testing.B, algo string, opts explore.Options) {
+	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/mcslock1.m")
+	if err != nil {
+		b.Skip("corpus model not available: ", err)
+	}
+	m, diags := verify.Compile("mcslock1.m", src)
+	if m == nil {
+		b.Fatal(diags)
+	}
+	opts.Algorithm = algo
+	b.ReportAllocs()
+	var rules int64
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := explore.Run(context.Background(), m, opts)
+		if r.Verdict != explore.Pass {
+			b.Fatalf("verdict %s: %s", r.Verdict, r.Reason)
+		}
+		rules += r.RulesFired
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(rules)/b.Elapsed().Seconds(), "rules/s")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(rules), "allocs/rule")
+}
+
+func BenchmarkCacheBFSMcslock1(b *testing.B) {
+	benchBounded(b, "cache-bfs", explore.Options{Params: map[string]float64{"cache": 8000}})
+}
+
+func BenchmarkCacheDFSMcslock1(b *testing.B) {
+	benchBounded(b, "cache-dfs", explore.Options{Params: map[string]float64{"cache": 8000}})
+}
+
+func BenchmarkDFSReplaceMcslock1(b *testing.B) {
+	benchBounded(b, "dfs-replace", explore.Options{Params: map[string]float64{"cache": 8000}})
+}
+
+func BenchmarkRBFSMcslock1(b *testing.B) {
+	benchBounded(b, "rbfs", explore.Options{MemoryBytes: 4 << 20, HashBits: 40})
+}

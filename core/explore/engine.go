@@ -75,6 +75,13 @@ type Options struct {
 	Trace         TraceMode
 	Progress      func(job.Progress)
 	ProgressEvery time.Duration
+	// Seed seeds randomized engines: the same seed gives the same run.
+	Seed int64
+	// Observe, if set, is called with every state an engine keeps (packed
+	// and canonical), in the order they are kept. It is a measurement hook
+	// (how many distinct states did a forgetting engine really visit?),
+	// not part of any engine's logic.
+	Observe func(packed []byte)
 }
 
 // Param returns engine parameter name: the value given in Options, else
@@ -134,6 +141,13 @@ type Result struct {
 	CollisionRate  float64 // caches
 	Phases         []string
 	Locality       *job.Locality
+	// OmissionEstimate is set by rbfs (see job.Result).
+	OmissionEstimate *float64
+	Visits           []job.Visit
+	Reexpansions     int64
+	Reinsertions     int64
+	MaxStack         int64
+	CacheStates      int64
 	// SymmetryOffReason is set when symmetry reduction was turned off for
 	// this run, and says why.
 	SymmetryOffReason string

@@ -50,6 +50,14 @@ func TestModels(t *testing.T) {
 				if res.Verdict != want["verdict"] {
 					t.Fatalf("verdict %s (%s %v %v), want %s", res.Verdict, res.Reason, res.Violation, res.Diagnostics, want["verdict"])
 				}
+				if res.Verdict == verify.Pass && (res.Guarantee == job.GuaranteeOmissionEstimate) != (res.OmissionEstimate != nil) {
+					t.Fatalf("a pass with guarantee %q and estimate %v", res.Guarantee, res.OmissionEstimate)
+				}
+				if algo == "rbfs" && res.Verdict == verify.Pass && res.Guarantee != job.GuaranteeOmissionEstimate {
+					// Randomized BFS proves nothing: its pass carries the
+					// observer's estimate, never the plain guarantee.
+					t.Fatalf("rbfs passed with guarantee %q", res.Guarantee)
+				}
 				if k := want["kind"]; k != "" && (res.Violation == nil || res.Violation.Kind != k) {
 					t.Fatalf("violation %+v, want kind %s", res.Violation, k)
 				}

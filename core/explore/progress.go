@@ -40,7 +40,14 @@ type distinctSample struct {
 // newDistinctSample returns a sample held in at most maxBytes (at least
 // 64 KiB), reserved from b now.
 func newDistinctSample(b *budget.Budget, maxBytes int64) (*distinctSample, error) {
-	slots := int64(1 << 13)
+	return newSampleFrom(b, maxBytes, 1<<13)
+}
+
+// newSampleFrom returns a sample of at least minSlots slots (a power of
+// two), more up to maxBytes: the engines that measure small budgets
+// exactly (rbfs, state caching) start from 1024 slots (8 KiB).
+func newSampleFrom(b *budget.Budget, maxBytes, minSlots int64) (*distinctSample, error) {
+	slots := minSlots
 	for slots*2*8 <= maxBytes {
 		slots *= 2
 	}

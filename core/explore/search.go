@@ -66,6 +66,10 @@ type searcher struct {
 
 	props    *props
 	locality *localityStats
+	// unsure is set by engines that may end without having visited every
+	// state although nothing stopped them (rbfs): covers and liveness are
+	// then not decided.
+	unsure bool
 
 	// Engine hooks, all optional.
 	// full is called when the visited set refuses an insertion for lack
@@ -91,6 +95,15 @@ func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
 // newSearcher prepares a search of m; the engine then sets s.visited (and
 // its hooks) and calls s.run. An error result means the run could not start.
 func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool) (*searcher, *Result) {
+	return setupSearcher(ctx, m, opts, lifo, func(rec int, b *budget.Budget) (queue.FIFO, error) {
+		return newFrontier(rec, b, opts, lifo)
+	})
+}
+
+// setupSearcher is newSearcher with the engine's own frontier: engines with
+// their own open set (state caching, RBFS) give an in-memory queue they
+// never push to.
+func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool, frontier func(rec int, b *budget.Budget) (queue.FIFO, error)) (*searcher, *Result) {
 	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
 	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes}
 	s.maxErrors = opts.MaxErrors
@@ -124,7 +137,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
+	s.front, err = frontier(s.recSize(), s.b)
 	if err != nil {
 		s.trail.Close()
 		return nil, s.fail(err)
@@ -230,48 +243,9 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 		}
 		return s.props.logEdge(parent, old)
 	}
-	// Rumur's order: a state violating an assumption is discarded silently;
-	// one violating an invariant is reported and not stored.
-	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+	id, kept, stop := s.keep(slots, buf, h, at, parent, rule, depth)
+	if !kept {
 		return stop
-	}
-	id := s.trail.Len()
-	for {
-		err := s.visited.Insert(at, buf, h, id, depth)
-		if err == nil {
-			break
-		}
-		if !isExhausted(err) || s.full == nil || !s.full(err) {
-			s.incomplete(err)
-			return true
-		}
-		// The engine made room (or changed the set): look again.
-		if found, old, at = s.visited.Find(buf, h); found {
-			return s.props.logEdge(parent, old)
-		}
-	}
-	if s.inserted != nil {
-		s.inserted(h)
-	}
-	if _, err := s.trail.Append(parent, rule); err != nil {
-		s.incomplete(err)
-		return true
-	}
-	if s.locality != nil && parent != trail.None {
-		s.locality.edge(s.depth, depth)
-	}
-	if s.props.logEdge(parent, id) {
-		return true
-	}
-	if s.props.kept(id, slots, parent, rule) {
-		return s.stop // stored, not expanded
-	}
-	for len(s.res.LevelSizes) <= depth {
-		s.res.LevelSizes = append(s.res.LevelSizes, 0)
-	}
-	s.res.LevelSizes[depth]++
-	if depth > s.res.Depth {
-		s.res.Depth = depth
 	}
 	binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
 	binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
@@ -308,6 +282,84 @@ func (s *searcher) pack(slots []int64, successor bool) []int64 {
 	return canon
 }
 
+// canonical returns the canonical form of slots (a copy when symmetry
+// reduction changes it: the machine's working state must only change
+// through compiled code, which it restores from), its packed form (in
+// s.rec) and its table hash, all valid until the next call. Engines with
+// their own loops use it; the BFS/DFS loop packs incrementally (pack).
+func (s *searcher) canonical(slots []int64) ([]int64, []byte, uint64) {
+	if s.canon != nil {
+		canon := s.canonSlots
+		copy(canon, slots)
+		s.canon(canon)
+		slots = canon
+	}
+	buf := s.rec[:s.m.StateBytes]
+	s.m.Pack(slots, buf)
+	return slots, buf, state.Hash(buf)
+}
+
+// keep handles a canonical state (slots, packed as buf with hash h) that
+// the visited set did not find (at is where Find said to insert it): the
+// checks of a state seen for the first time, the insertion, its trail
+// record and its marks. It returns the state's id and whether it was kept
+// (assumptions and invariants may discard it; a full set that the engine
+// cannot make room in ends the search), and whether the search must stop.
+// Engines with their own loops call it for every state they keep, so that
+// every engine checks in the same order and records one trail entry per
+// kept state.
+func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, rule uint32, depth int) (id int64, kept, stop bool) {
+	// Rumur's order: a state violating an assumption is discarded silently;
+	// one violating an invariant is reported and not stored.
+	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+		return -1, false, stop
+	}
+	id = s.trail.Len()
+	for {
+		err := s.visited.Insert(at, buf, h, id, depth)
+		if err == nil {
+			break
+		}
+		if !isExhausted(err) || s.full == nil || !s.full(err) {
+			s.incomplete(err)
+			return -1, false, true
+		}
+		// The engine made room (or changed the set): look again.
+		found, old, where := s.visited.Find(buf, h)
+		if found {
+			return -1, false, s.props.logEdge(parent, old)
+		}
+		at = where
+	}
+	if s.inserted != nil {
+		s.inserted(h)
+	}
+	if _, err := s.trail.Append(parent, rule); err != nil {
+		s.incomplete(err)
+		return -1, false, true
+	}
+	if s.opts.Observe != nil {
+		s.opts.Observe(buf)
+	}
+	if s.locality != nil && parent != trail.None {
+		s.locality.edge(s.depth, depth)
+	}
+	if s.props.logEdge(parent, id) {
+		return id, false, true
+	}
+	if s.props.kept(id, slots, parent, rule) {
+		return id, false, s.stop // stored, not expanded
+	}
+	for len(s.res.LevelSizes) <= depth {
+		s.res.LevelSizes = append(s.res.LevelSizes, 0)
+	}
+	s.res.LevelSizes[depth]++
+	if depth > s.res.Depth {
+		s.res.Depth = depth
+	}
+	return id, true, false
+}
+
 // levelOf returns the BFS level of the state with id: ids are given in BFS
 // order, so the level sizes tell it (most states met again are recent, so
 // the search starts from the last level).
@@ -323,27 +375,49 @@ func (s *searcher) levelOf(id int64) int {
 }
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
+	s.countSuccessor(succ)
+	return !s.admit(succ, s.curID, uint32(rule), s.depth+1)
+}
+
+// countSuccessor counts a rule fired from the state being expanded (s.cur)
+// and notes whether it led to a different state (s.changed): every engine
+// calls it for every successor, so all decide deadlocks alike.
+func (s *searcher) countSuccessor(succ []int64) {
 	s.res.RulesFired++
 	s.fired++
-	if !s.changed {
-		// The successor is compared before symmetry reduction (as Rumur
-		// and CMurphi do), but a multiset is a bag: entries that only
-		// moved are the same state.
-		if len(s.m.Multisets) == 0 {
-			s.changed = s.mc.Differs(s.cur) // (only the slots the rule wrote)
-		} else {
-			cmp := s.sorted
-			copy(cmp, succ)
-			s.m.SortMultisets(cmp)
-			for i, v := range cmp {
-				if v != s.cur[i] {
-					s.changed = true
-					break
-				}
-			}
+	if s.changed {
+		return
+	}
+	// The successor is compared before symmetry reduction (as Rumur
+	// and CMurphi do), but a multiset is a bag: entries that only
+	// moved are the same state.
+	if len(s.m.Multisets) == 0 {
+		s.changed = s.mc.Differs(s.cur) // (only the slots the rule wrote)
+		return
+	}
+	cmp := s.sorted
+	copy(cmp, succ)
+	s.m.SortMultisets(cmp)
+	for i, v := range cmp {
+		if v != s.cur[i] {
+			s.changed = true
+			return
 		}
 	}
-	return !s.admit(succ, s.curID, uint32(rule), s.depth+1)
+}
+
+// deadlocked reports a deadlock of the state being expanded if it is one,
+// given whether any rule fired from it and whether one led to a different
+// state.
+func (s *searcher) deadlocked(fired, changed bool) {
+	// A rule that failed leads nowhere, so the state may still be
+	// deadlocked (Rumur reports both when it keeps going after errors).
+	// Stuck: no rule fired. A rule whose body failed an assume
+	// statement leads nowhere (Rumur counts it so too).
+	if (s.opts.Deadlock == DeadlockStuck && !fired) ||
+		(s.opts.Deadlock == DeadlockStuttering && !changed) {
+		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
+	}
 }
 
 func (s *searcher) loop() {
@@ -409,17 +483,7 @@ func (s *searcher) loop() {
 		if s.locality != nil {
 			s.locality.end()
 		}
-		if s.opts.Deadlock == DeadlockOff {
-			continue
-		}
-		// A rule that failed leads nowhere, so the state may still be
-		// deadlocked (Rumur reports both when it keeps going after errors).
-		// Stuck: no rule fired. A rule whose body failed an assume
-		// statement leads nowhere (Rumur counts it so too).
-		if (s.opts.Deadlock == DeadlockStuck && s.fired == 0) ||
-			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
-			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
-		}
+		s.deadlocked(s.fired > 0, s.changed)
 	}
 }
 
@@ -496,7 +560,7 @@ func (s *searcher) finish() *Result {
 	qs := s.front.Stats()
 	tw, tr := s.trail.IO()
 	r.DiskWritten, r.DiskRead = qs.BytesWritten+tw, qs.BytesRead+tr
-	complete := !s.stop && r.Verdict == Pass && r.Reason == ""
+	complete := !s.stop && r.Verdict == Pass && r.Reason == "" && !s.unsure
 	s.props.finish(complete)
 	if len(r.Violations) > 0 {
 		r.Verdict = Fail

@@ -28,6 +28,11 @@ const (
 	// GuaranteeNotComplete: the search stopped before it could show that
 	// every reachable state was visited.
 	GuaranteeNotComplete = "not-complete"
+	// GuaranteeOmissionEstimate: a randomized search (rbfs) stopped when
+	// its observer estimated the probability that some reachable state was
+	// never visited at OmissionEstimate or less. It is an estimate from
+	// sampled states (Tronci et al.), not a bound.
+	GuaranteeOmissionEstimate = "omission-estimate"
 )
 
 // Options selects the engine and its limits. The zero value means the
@@ -52,6 +57,9 @@ type Options struct {
 	Params map[string]float64 `json:"params,omitempty"`
 	// ProgressEvery is the progress sampling interval in ms (default 100).
 	ProgressEvery int64 `json:"progress_every_ms,omitempty"`
+	// Seed seeds the random choices of randomized engines (see
+	// EngineInfo.Randomized): the same seed gives the same run.
+	Seed int64 `json:"seed,omitempty"`
 }
 
 // Option values with a fixed set of choices; the first of each is the default.
@@ -86,8 +94,13 @@ type EngineInfo struct {
 	// HashCompaction: the engine accepts Options.HashCompaction.
 	HashCompaction bool `json:"hash_compaction"`
 	// Locality: the engine can measure transition locality.
-	Locality bool        `json:"locality"`
-	Params   []ParamInfo `json:"params,omitempty"`
+	Locality bool `json:"locality"`
+	// Randomized: the engine makes random choices, seeded by Options.Seed.
+	Randomized bool `json:"randomized,omitempty"`
+	// ProgressMeasure: the engine needs the model's progress measure (a
+	// "--@progress EXPR" line in the model).
+	ProgressMeasure bool        `json:"progress_measure,omitempty"`
+	Params          []ParamInfo `json:"params,omitempty"`
 }
 
 // ParamInfo describes one numeric engine parameter.
@@ -98,6 +111,9 @@ type ParamInfo struct {
 	Min     float64 `json:"min"`
 	Max     float64 `json:"max"`
 	Integer bool    `json:"integer,omitempty"`
+	// Choices names the values of a parameter that picks one of several
+	// things: value i means Choices[i] (Min is 0, Max len(Choices)-1).
+	Choices []string `json:"choices,omitempty"`
 }
 
 // Progress is one sample of a running exploration.
@@ -118,6 +134,16 @@ type Progress struct {
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
 	CacheFill     float64 `json:"cache_fill,omitempty"`     // cache: occupied share of its entries
 	TrailBytes    int64   `json:"trail_bytes,omitempty"`    // counterexample trail, memory and disk
+
+	// Randomized BFS (rbfs).
+	Visits  int     `json:"visits,omitempty"`  // randomized BF visits begun
+	PomIs   float64 `json:"pom_is,omitempty"`  // the observer's estimate: the largest one-step omission probability among the sampled states
+	Samples int     `json:"samples,omitempty"` // states sampled by the observer
+
+	// State caching (cache-bfs, cache-dfs, ...) and DFS with replacement.
+	Reexpansions int64 `json:"reexpansions,omitempty"` // states expanded again after being forgotten (estimated)
+	StackDepth   int64 `json:"stack_depth,omitempty"`  // states on the DFS stack (dfs-replace) or in the TD-tree (caching)
+	Reinsertions int64 `json:"reinsertions,omitempty"` // insertions of states inserted before (dfs-replace; estimated)
 }
 
 // Result is the outcome of one check.
@@ -139,6 +165,19 @@ type Result struct {
 	// Guarantee says what a pass means (see the Guarantee constants).
 	Guarantee     string  `json:"guarantee,omitempty"`
 	OmissionBound float64 `json:"omission_bound,omitempty"` // hash compaction: P(some state omitted) <= this
+	// OmissionEstimate is rbfs's estimate of the probability that some
+	// reachable state was never visited (Guarantee omission-estimate).
+	OmissionEstimate *float64 `json:"omission_estimate,omitempty"`
+	// Visits lists rbfs's randomized visits, one entry at the end of each.
+	Visits []Visit `json:"visits,omitempty"`
+	// Reexpansions, Reinsertions: see Progress.
+	Reexpansions int64 `json:"reexpansions,omitempty"`
+	Reinsertions int64 `json:"reinsertions,omitempty"`
+	// MaxStack is the deepest DFS stack (dfs-replace), or the largest
+	// TD-tree (the states state caching could not forget).
+	MaxStack int64 `json:"max_stack,omitempty"`
+	// CacheStates is how many states the engine's cache held at most.
+	CacheStates   int64   `json:"cache_states,omitempty"`
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
 	PeakBytes     int64   `json:"peak_bytes"`               // engine-accounted peak: visited set + queues + traces
 	VisitedBytes  int64   `json:"visited_bytes,omitempty"`  // the visited set's memory at the end
@@ -234,6 +273,22 @@ type Locality struct {
 	SumAvg float64 `json:"sum_avg"`
 	// Histogram counts the transitions of each k, smallest k first.
 	Histogram []LocalityCount `json:"histogram"`
+}
+
+// Visit describes rbfs's state at the end of one randomized
+// breadth-first visit (Tronci et al., Figs. 5 and 6: one column).
+type Visit struct {
+	Visit         int     `json:"visit"`
+	Levels        int     `json:"levels"`         // BFS levels expanded in this visit
+	MaxLevels     int     `json:"max_levels"`     // the visit's length L, drawn in [N, 3N] for N state bits
+	Drained       bool    `json:"drained"`        // the queue ran dry before level L
+	Visited       int64   `json:"visited"`        // insertions so far (states visited, revisits included)
+	Fresh         int64   `json:"fresh"`          // distinct states visited so far (estimated)
+	Dropped       int64   `json:"dropped"`        // successors left out so far because the queue was full
+	PomIs         float64 `json:"pom_is"`         // the observer's estimate of the largest one-step omission probability
+	Samples       int     `json:"samples"`        // states sampled so far
+	CollisionRate float64 `json:"collision_rate"` // cache overwrites / insertions so far
+	RulesFired    int64   `json:"rules_fired"`
 }
 
 // LocalityK is the mean and standard deviation over states of δ(s, k), the

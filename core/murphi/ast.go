@@ -574,4 +574,15 @@ func (*ChooseRule) declNode()   {}
 type Model struct {
 	File  *File
 	Decls []Decl
+	// Progress is the model's progress measure, if it has one.
+	Progress *ProgressPragma
+}
+
+// ProgressPragma is a progress measure for the sweep-line method: a line
+// comment "--@progress EXPR" anywhere in the model, where EXPR is an
+// integer, enumeration or boolean expression over the state variables and
+// constants. Murphi tools that do not know it read a comment.
+type ProgressPragma struct {
+	At Pos // the '@'
+	X  Expr
 }

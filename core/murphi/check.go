@@ -112,6 +112,9 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			hasStart = true
 		}
 	}
+	if m.Progress != nil {
+		c.progress(m.Progress)
+	}
 	// The Murphi manual makes a model without a startstate an error (Rumur
 	// only warns, then explores nothing and reports a pass).
 	end := Pos(len(m.File.Src))
@@ -122,6 +125,22 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 		r.errorf(end, "the model has no startstate, so no state is reachable; add one, such as: startstate begin ... end;")
 	}
 	return out, r.list
+}
+
+// progress checks the progress measure: a scalar expression over the
+// state and the constants, with no side effects.
+func (c *Checker) progress(p *ProgressPragma) {
+	c.sideEffect = "the progress measure"
+	tv := c.expr(p.X)
+	c.sideEffect = ""
+	if tv.Type == InvalidType {
+		return
+	}
+	switch tv.Type.Kind {
+	case TBool, TInt, TRange, TEnum:
+	default:
+		c.r.errorf(p.X.Pos(), "the progress measure must be an integer, enumeration or boolean, not %s", tv.Type)
+	}
 }
 
 // topLevelNames returns the top-level declared names and their positions.

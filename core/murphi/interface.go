@@ -27,5 +27,23 @@ func ParseFile(filename string, src []byte) (m *Model, errs ErrorList) {
 	var p parser
 	p.init(newScanner(src, r), r)
 	m.Decls = p.parseModel()
+	// The parse scanned the comments too: the progress measure is in them.
+	for _, pr := range p.sc.pragmas {
+		if m.Progress != nil {
+			r.errorf(pr.at, "a second progress measure (the first is at line %d)", f.Position(m.Progress.At).Line)
+			continue
+		}
+		var q parser
+		q.init(rangeScanner(src, pr.start, pr.end, r), r)
+		if q.tok == EOF {
+			r.errorf(pr.at, "the progress measure has no expression: write --@progress EXPR")
+			continue
+		}
+		x := q.parseExpr()
+		if q.tok != EOF {
+			q.errorExpected("the end of the progress measure")
+		}
+		m.Progress = &ProgressPragma{At: pr.at, X: x}
+	}
 	return m, r.list
 }

@@ -207,6 +207,11 @@ func Format(m *Model) string {
 	for _, d := range m.Decls {
 		writeDecl(&b, d, 0)
 	}
+	if m.Progress != nil {
+		b.WriteString("--" + progressPragma + " ")
+		writeExpr(&b, m.Progress.X)
+		b.WriteString("\n")
+	}
 	return b.String()
 }
 

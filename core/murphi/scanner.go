@@ -1,6 +1,7 @@
 package murphi
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -19,7 +20,19 @@ type scanner struct {
 	src []byte
 	off int
 	r   *reporter
+	// pragmas are the "--@progress" comments seen (see ProgressPragma).
+	pragmas []pragma
 }
+
+// pragma is a "--@progress EXPR" comment: where it starts and where its
+// expression's text lies.
+type pragma struct {
+	at         Pos
+	start, end int
+}
+
+// progressPragma is the comment prefix of a progress measure.
+const progressPragma = "@progress"
 
 // newScanner returns a scanner of src, past a byte-order mark; errors go to
 // r and scanning always goes on.
@@ -29,6 +42,12 @@ func newScanner(src []byte, r *reporter) *scanner {
 		s.off = len(bom)
 	}
 	return s
+}
+
+// rangeScanner returns a scanner of src[start:end] (a pragma's
+// expression), with positions in the whole file.
+func rangeScanner(src []byte, start, end int, r *reporter) *scanner {
+	return &scanner{src: src[:end], off: start, r: r}
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -203,9 +222,11 @@ func (s *scanner) skipSpace() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			s.off++
 		case c == '-' && s.off+1 < len(s.src) && s.src[s.off+1] == '-':
+			start := s.off
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
 				s.off++
 			}
+			s.notePragma(start, s.off)
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
 			start := s.off
 			s.off += 2
@@ -227,6 +248,23 @@ func (s *scanner) skipSpace() {
 			return
 		}
 	}
+}
+
+// notePragma records the line comment src[start:end] if it is a progress
+// measure: "--", optional blanks, "@progress", a blank, the expression.
+func (s *scanner) notePragma(start, end int) {
+	i := start + 2
+	for i < end && (s.src[i] == ' ' || s.src[i] == '\t') {
+		i++
+	}
+	if !bytes.HasPrefix(s.src[i:end], []byte(progressPragma)) {
+		return
+	}
+	j := i + len(progressPragma)
+	if j < end && s.src[j] != ' ' && s.src[j] != '\t' && s.src[j] != '\r' {
+		return // "@progressive": not the pragma
+	}
+	s.pragmas = append(s.pragmas, pragma{at: Pos(i), start: j, end: end})
 }
 
 func (s *scanner) number() item {

@@ -34,9 +34,13 @@ const MaxID = 1<<40 - 2
 const (
 	parentBytes = 5
 	noParent    = 1<<40 - 1
-	// chunkBytes is the size of a chunk in memory: small, so that a small
+	// chunkBytes is the largest size of a chunk in memory: small, so that a small
 	// model's trail costs little.
 	chunkBytes = 64 << 10
+	// minChunkBytes is the smallest chunk: under a budget, a chunk is at
+	// most a 64th of it (a trail spilling to disk holds one chunk in
+	// memory, which a small budget must not be made to pay 64 KiB for).
+	minChunkBytes = 4 << 10
 	// segmentChunks is how many chunks a segment holds at most: segments
 	// of about 1 MiB suit every backend (see storagefs).
 	segmentChunks = 16
@@ -83,7 +87,11 @@ func New(b *budget.Budget, fs storagefs.FS, prefix string, rules int) (*Trail, e
 	for r := rules; r >= 1<<(8*rb) && rb < 4; rb++ {
 	}
 	t := &Trail{b: b, fs: fs, prefix: prefix, ruleBytes: rb, rec: parentBytes + rb, readSeg: -1}
-	t.per = int64(chunkBytes / t.rec)
+	chunk := int64(chunkBytes)
+	if l := b.Limit(); l > 0 && l/64 < chunk {
+		chunk = max(l/64, minChunkBytes)
+	}
+	t.per = chunk / int64(t.rec)
 	if fs != nil {
 		if err := storagefs.RemoveAll(fs, prefix); err != nil {
 			return nil, err
@@ -255,6 +263,10 @@ func (t *Trail) Path(id int64) ([]int64, error) {
 	}
 	return path, nil
 }
+
+// ChunkBytes returns the size of the trail's chunks: what a trail that
+// spills to disk needs in memory.
+func (t *Trail) ChunkBytes() int64 { return t.per * int64(t.rec) }
 
 // MemoryBytes returns the bytes the trail holds in memory.
 func (t *Trail) MemoryBytes() int64 { return t.reserved }

@@ -164,6 +164,7 @@ func engineOptions(o Options) (explore.Options, error) {
 		Locality:      o.Locality,
 		Params:        o.Params,
 		FS:            o.FS,
+		Seed:          o.Seed,
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":
@@ -230,6 +231,12 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Phases = r.Phases
 	res.Locality = r.Locality
 	res.StatesEstimate = r.StatesEstimate
+	res.OmissionEstimate = r.OmissionEstimate
+	res.Visits = r.Visits
+	res.Reexpansions = r.Reexpansions
+	res.Reinsertions = r.Reinsertions
+	res.MaxStack = r.MaxStack
+	res.CacheStates = r.CacheStates
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
