@@ -184,6 +184,8 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Phases = r.Phases
 	res.Locality = r.Locality
 	res.StatesEstimate = r.StatesEstimate
+	res.Disk = r.Disk
+	res.Checkpoint = r.Checkpoint
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
