@@ -78,6 +78,25 @@ type searcher struct {
 	// exhaustedHint adds advice to the reason of a run that ran out of
 	// memory.
 	exhaustedHint func(err error) string
+	// enqueue, if set, takes the record (state | id | depth) of every
+	// state the visited set accepted, with its parent and rule, instead of
+	// the frontier: the engine checks these candidates later and calls
+	// queueKept for the survivors (disk-based BFS).
+	enqueue func(rec []byte, parent int64, rule uint32) error
+	// checkLater leaves props.admissible to the engine, which calls it for
+	// the survivors of its check only (never with liveness properties: a
+	// discarded candidate must not have an id in their graph).
+	checkLater bool
+	// afterExpand is called after every state taken from the frontier,
+	// expanded or not (a bound); it reports whether the search must stop.
+	afterExpand func() bool
+	// resumed skips the start states: the engine restored the frontier
+	// from a checkpoint.
+	resumed bool
+	// beforeViolation is called before a violation found while expanding
+	// a state is recorded: an engine holding unchecked candidates (found
+	// earlier in breadth-first order) checks them first.
+	beforeViolation func()
 }
 
 func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
@@ -113,15 +132,19 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	if len(m.Starts) > rules {
 		rules = len(m.Starts)
 	}
-	var err error
-	s.trail, err = trail.New(s.b, opts.FS, "trail-", rules)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
-	if err != nil {
-		s.trail.Close()
-		return nil, s.fail(err)
+	if !opts.Resume {
+		// A resumed run restores its trail and frontier from the
+		// checkpoint instead.
+		var err error
+		s.trail, err = trail.New(s.b, opts.FS, "trail-", rules)
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
+		if err != nil {
+			s.trail.Close()
+			return nil, s.fail(err)
+		}
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
@@ -176,7 +199,9 @@ func (s *searcher) run() *Result {
 			s.visited.Release()
 		}
 	}()
-	s.startStates()
+	if !s.resumed {
+		s.startStates()
+	}
 	if !s.stop {
 		s.loop()
 	}
@@ -225,9 +250,12 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 		return s.props.logEdge(parent, old)
 	}
 	// Rumur's order: a state violating an assumption is discarded silently;
-	// one violating an invariant is reported and not stored.
-	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
-		return stop
+	// one violating an invariant is reported and not stored. An engine
+	// that checks candidates later may check them there (checkLater).
+	if !s.checkLater {
+		if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+			return stop
+		}
 	}
 	id := s.trail.Len()
 	for {
@@ -254,7 +282,26 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	if s.locality != nil && parent != trail.None {
 		s.locality.edge(s.depth, depth)
 	}
-	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+	if s.props.logEdge(parent, id) {
+		return true
+	}
+	if s.enqueue != nil {
+		binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
+		binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
+		if err := s.enqueue(s.rec, parent, rule); err != nil {
+			s.incomplete(err)
+			return true
+		}
+		return false
+	}
+	return s.queueKept(id, slots, parent, rule, depth)
+}
+
+// queueKept counts a kept state (covers, liveness marks, level sizes) and
+// queues it for expansion; it reports whether the search must stop. rec
+// holds its packed form.
+func (s *searcher) queueKept(id int64, slots []int64, parent int64, rule uint32, depth int) bool {
+	if s.props.kept(id, slots, parent, rule) {
 		return true
 	}
 	for len(s.res.LevelSizes) <= depth {
@@ -336,43 +383,51 @@ func (s *searcher) loop() {
 		if s.expanded&255 == 0 && s.checkpoint() {
 			return
 		}
-		if s.opts.Bound > 0 && s.depth >= s.opts.Bound {
-			s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
-			continue
+		s.expand()
+		if s.stop || (s.afterExpand != nil && s.afterExpand()) {
+			return
 		}
-		if s.locality != nil {
-			s.locality.begin()
+	}
+}
+
+// expand fires the rules of the current state and checks it for deadlock.
+func (s *searcher) expand() {
+	if s.opts.Bound > 0 && s.depth >= s.opts.Bound {
+		s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
+		return
+	}
+	if s.locality != nil {
+		s.locality.begin()
+	}
+	s.changed = false
+	from := 0
+	hadError := false
+	enabled := 0
+	for {
+		n, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
+		enabled += n
+		if s.stop {
+			return
 		}
-		s.changed = false
-		from := 0
-		hadError := false
-		enabled := 0
-		for {
-			n, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-			enabled += n
-			if s.stop {
-				return
-			}
-			if rerr == nil {
-				break
-			}
-			hadError = true
-			s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
-			if s.stop {
-				return
-			}
-			from = errRule + 1
+		if rerr == nil {
+			break
 		}
-		if s.locality != nil {
-			s.locality.end()
+		hadError = true
+		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
+		if s.stop {
+			return
 		}
-		if hadError || s.opts.Deadlock == DeadlockOff {
-			continue
-		}
-		if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
-			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
-			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
-		}
+		from = errRule + 1
+	}
+	if s.locality != nil {
+		s.locality.end()
+	}
+	if hadError || s.opts.Deadlock == DeadlockOff {
+		return
+	}
+	if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
+		(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
+		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
 	}
 }
 
@@ -477,6 +532,11 @@ func (s *searcher) finish() *Result {
 // (or at that state, if rule < 0); bad is the offending state when it was
 // never stored (a failed invariant), else nil.
 func (s *searcher) violation(v *Violation, parent int64, rule int32, bad []int64) {
+	if s.beforeViolation != nil {
+		if s.beforeViolation(); s.stop {
+			return
+		}
+	}
 	if s.opts.Trace != TraceNone {
 		v.Trace = s.buildTrace(parent, rule, bad)
 	}
