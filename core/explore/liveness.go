@@ -29,7 +29,7 @@ type liveGraph struct {
 const maxLiveIDs = 1<<32 - 1
 
 func newLiveGraph(b *budget.Budget, props int) *liveGraph {
-	return &liveGraph{b: b, from: store.NewColumn(b, "edges"), to: store.NewColumn(b, "edges"), sat: make([][]uint64, props)}
+	return &liveGraph{b: b, from: store.NewColumn(b, "liveness graph"), to: store.NewColumn(b, "liveness graph"), sat: make([][]uint64, props)}
 }
 
 func errTooManyForLiveness() error {

@@ -292,8 +292,8 @@ type Diagnostic struct {
 // automatic verification of finite-state concurrent systems", §3): for a
 // transition s -> s', k = level(s') - level(s).
 type Locality struct {
-	// States is the number of states averaged over: reachable states with
-	// at least one transition (a state with none has no fractions).
+	// States is the number of states averaged over: every reachable state
+	// (one with no transition has δ(s, k) = 0 for every k).
 	States int64 `json:"states"`
 	// Transitions is the number of transitions: rules fired that lead to
 	// another state.

@@ -1,0 +1,82 @@
+package explore_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/storagefs"
+)
+
+// counters has 64,000 states in 118 BFS levels; the invariant fails only in
+// the last one.
+const counters = `
+type c: 0..39;
+var a: c; b: c; d: c;
+startstate begin a := 0; b := 0; d := 0; end;
+rule "a" true ==> begin a := (a + 1) % 40; end;
+rule "b" true ==> begin b := (b + 1) % 40; end;
+rule "d" true ==> begin d := (d + 1) % 40; end;
+`
+
+// TestAutoPhases runs auto under budgets that make it convert its visited
+// set to signatures and then to a cache, with and without a violation: the
+// verdicts and the guarantee follow the phases, the count stays close, and
+// the counterexample found after the conversions is still shortest and
+// replays on the model.
+func TestAutoPhases(t *testing.T) {
+	const inv = `invariant "not all at 39" !(a = 39 & b = 39 & d = 39);`
+	for _, tc := range []struct {
+		budget int64
+		phases []string
+	}{
+		{0, []string{"exact"}},
+		{1 << 20, []string{"exact", "compact"}},
+		{640 << 10, []string{"exact", "compact", "cache"}},
+	} {
+		for _, failing := range []bool{false, true} {
+			src := counters
+			if failing {
+				src += inv
+			}
+			fsys := storagefs.NewMemory(storagefs.Options{})
+			res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{
+				Options: job.Options{Algorithm: "auto", MemoryBytes: tc.budget}, FS: fsys})
+			name := strings.Join(tc.phases, ",")
+			if !slices.Equal(res.Phases, tc.phases) {
+				t.Fatalf("%s failing=%v: phases %v (%s %s)", name, failing, res.Phases, res.Verdict, res.Reason)
+			}
+			if res.PeakBytes > tc.budget && tc.budget > 0 {
+				t.Fatalf("%s: peak %d over the budget %d", name, res.PeakBytes, tc.budget)
+			}
+			if failing {
+				v := res.Violation
+				if res.Verdict != verify.Fail || v == nil || v.Kind != "invariant" || len(v.Trace) != 118 {
+					t.Fatalf("%s: %s %+v, want an invariant violation with a 118-step trace", name, res.Verdict, v)
+				}
+				m, _ := verify.Compile("counters.m", []byte(src))
+				if err := verify.Replay(m, v); err != nil {
+					t.Fatalf("%s: the counterexample does not replay: %v", name, err)
+				}
+				continue
+			}
+			if res.Verdict != verify.Pass {
+				t.Fatalf("%s: %s (%s)", name, res.Verdict, res.Reason)
+			}
+			want := map[string]string{"exact": job.GuaranteeExact, "compact": job.GuaranteeOmissionBound, "cache": job.GuaranteeOmissionBound}[tc.phases[len(tc.phases)-1]]
+			if res.Guarantee != want || (want == job.GuaranteeOmissionBound) != (res.OmissionBound > 0) {
+				t.Fatalf("%s: guarantee %s (bound %g), want %s", name, res.Guarantee, res.OmissionBound, want)
+			}
+			n := res.StatesEstimate
+			if res.States != nil {
+				n = *res.States
+			}
+			if n < 60000 || n > 68000 {
+				t.Fatalf("%s: %d states, want about 64,000", name, n)
+			}
+		}
+	}
+}
