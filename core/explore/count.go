@@ -34,9 +34,11 @@ func (l *diskBFS) countDistinct() (distinctCount, error) {
 	if l.all {
 		return distinctCount{states: n}, nil // dbfs never appends a state twice
 	}
-	// The queue of candidates is empty and no longer needed.
+	// The queue of candidates is empty and M no longer needed: their
+	// memory is the count's.
 	l.unck.Close()
 	l.unck = nil
+	l.m.Release()
 	b := l.s.b
 	avail := b.Available() - b.Limit()/64
 	o := store.RecentOptions{SigBits: l.m.SigBits(), Bytes: avail}

@@ -111,26 +111,20 @@ func NewRecent(stateBytes int, b *budget.Budget, o RecentOptions) (*Recent, erro
 	if o.SigBits > 0 {
 		t.keyLen = (o.SigBits + 7) / 8
 	}
+	// The largest table whose arrays fit in o.Bytes.
 	slots := int64(float64(o.Bytes) / RecentSlotBytes(stateBytes, o))
+	size := recentSize(stateBytes, o, slots)
+	for slots > 64 && size > o.Bytes {
+		slots -= int64(float64(size-o.Bytes)/RecentSlotBytes(stateBytes, o)) + 1
+		size = recentSize(stateBytes, o, slots)
+	}
 	if slots < 64 {
 		slots = 64
+		size = recentSize(stateBytes, o, slots)
 	}
 	words := (slots + 63) / 64
-	fwords := int64(1)
-	for fwords*2*64 <= 8*slots {
-		fwords *= 2
-	}
-	size := words*8 + slots + fwords*8
-	if o.SigBits > 0 {
-		size += slots * 8
-	} else {
-		size += slots * int64(stateBytes)
-	}
-	if o.IDs {
-		size += slots * 8
-	}
+	fwords := filterWords(slots)
 	candCap := min(slots, maxCandidates)
-	size += candCap * 4
 	if !b.Reserve("table M", size) {
 		return nil, &budget.ErrExhausted{Part: "table M", Need: size, Limit: b.Limit()}
 	}
@@ -155,6 +149,30 @@ func NewRecent(stateBytes int, b *budget.Budget, o RecentOptions) (*Recent, erro
 
 // maxCandidates bounds the list of filled slots.
 const maxCandidates = 1 << 14
+
+// filterWords is the size of the filter of a table of slots slots: a power
+// of two of at most 8 bits a slot.
+func filterWords(slots int64) int64 {
+	fwords := int64(1)
+	for fwords*2*64 <= 8*slots {
+		fwords *= 2
+	}
+	return fwords
+}
+
+// recentSize is the memory a table of slots slots takes.
+func recentSize(stateBytes int, o RecentOptions, slots int64) int64 {
+	size := (slots+63)/64*8 + slots + filterWords(slots)*8 + min(slots, maxCandidates)*4
+	if o.SigBits > 0 {
+		size += slots * 8
+	} else {
+		size += slots * int64(stateBytes)
+	}
+	if o.IDs {
+		size += slots * 8
+	}
+	return size
+}
 
 // KeyLen is the size of a key as D stores it.
 func (t *Recent) KeyLen() int { return t.keyLen }
