@@ -295,6 +295,13 @@ func otherEngines(checks []check) []check {
 			{"cbfs", func(o *verify.Options) { o.Algorithm = "cbfs"; o.MemoryBytes = 16 << 20 }},
 			{"auto", func(o *verify.Options) { o.Algorithm = "auto"; o.MemoryBytes = 16 << 20 }},
 			{"hash compaction", func(o *verify.Options) { o.HashCompaction = 40 }},
+			{"dbfs", func(o *verify.Options) { o.Algorithm = "dbfs"; o.MemoryBytes = 16 << 20 }},
+			{"ldbfs", func(o *verify.Options) { o.Algorithm = "ldbfs"; o.MemoryBytes = 16 << 20 }},
+			{"ldbfs hash compaction", func(o *verify.Options) {
+				o.Algorithm = "ldbfs"
+				o.MemoryBytes = 16 << 20
+				o.HashCompaction = 40
+			}},
 		} {
 			x := c
 			x.name += " [" + v.label + "]"
