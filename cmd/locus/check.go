@@ -200,6 +200,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s\n",
 				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes))
+			if d := p.Disk; d != nil {
+				fmt.Fprintf(stderr, "           M %3.0f%% of %d  D %d entries, %d blocks  cloud %d blocks  %d checks  %d unchecked  disk %s written, %s read\n",
+					100*d.MFill, d.MCapacity, d.DStates, d.DBlocks, d.CloudBlocks, d.Checks, d.Unchecked,
+					budget.FormatBytes(p.BytesWritten), budget.FormatBytes(p.BytesRead))
+			}
 		}
 		opts.ProgressEvery = 1000
 		opts.OnStage = func(stage string) { fmt.Fprintf(stderr, "  %s\n", stage) }
@@ -372,7 +377,7 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	} else if res.StatesEstimate > 0 {
 		fmt.Fprintf(w, "States:       about %s distinct (estimated)\n", commas(res.StatesEstimate))
 	}
-	if res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
+	if res.Disk == nil && res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
 		fmt.Fprintf(w, "Visited:      %s insertions (revisits of forgotten states included), collision rate %.3f\n", commas(res.StatesVisited), res.CollisionRate)
 	}
 	fmt.Fprintf(w, "Rules fired:  %s\n", commas(res.RulesFired))
@@ -397,6 +402,16 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		fmt.Fprintf(w, "Disk:         %s written, %s read\n", budget.FormatBytes(res.DiskWritten), budget.FormatBytes(res.DiskRead))
 	}
+	if d := res.Disk; d != nil {
+		printDiskSearch(w, d)
+	}
+	if c := res.Checkpoint; c != nil {
+		resumable := "finished: its files were deleted"
+		if c.Resumable {
+			resumable = "resumable with: locus resume " + c.Where
+		}
+		fmt.Fprintf(w, "Checkpoint:   %d written this session, resumed %d time(s); %s\n", c.Checks, c.Resumed, resumable)
+	}
 	algo := res.Algorithm
 	if len(res.Phases) > 1 {
 		algo += " (" + strings.Join(res.Phases, " → ") + ")"
@@ -411,6 +426,20 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	for _, c := range res.Covers {
 		fmt.Fprintf(w, "Cover:        %q %s time(s)\n", c.Name, commas(c.Count))
 	}
+}
+
+// printDiskSearch reports what a disk-based search did.
+func printDiskSearch(w io.Writer, d *job.DiskSearch) {
+	fmt.Fprintf(w, "Disk search:  %s checks (%s reading all of D), table M of %s states\n",
+		commas(d.Checks), commas(d.Calibrations), commas(d.MCapacity))
+	fmt.Fprintf(w, "              D: %s entries in %s blocks (%s), %s of it read by the checks\n",
+		commas(d.DStates), commas(int64(d.DBlocks)), budget.FormatBytes(d.DBytes), budget.FormatBytes(d.DBytesRead))
+	if n := len(d.Cloud); n > 0 {
+		last := d.Cloud[n-1]
+		fmt.Fprintf(w, "              disk cloud: %d of %d blocks at the last check (random share %.2f)\n", last.Read, last.Blocks, last.Share)
+	}
+	fmt.Fprintf(w, "              %s candidates checked against D; %s states expanded again (%s rules, not counted above)\n",
+		commas(d.Candidates), commas(d.Revisited), commas(d.RulesRevisited))
 }
 
 // guaranteeText says in words what the verdict rests on.
