@@ -160,6 +160,9 @@ type diskBFS struct {
 
 	ioBase storagefs.Stats
 	ck     *diskCheckpointer
+	// priorBound is the omission bound of the signature table whose
+	// states seeded D (auto).
+	priorBound float64
 }
 
 // diskSearch runs dbfs (all) or ldbfs.
@@ -205,9 +208,8 @@ func engineName(all bool) string {
 	return phaseLDBFS
 }
 
-// diskBudget is what a disk search sets aside besides M: the queue
-// shares of Q_ck (already reserved) and Q_unck, D's and R's two blocks each,
-// and the trail's headroom.
+// blockEntries is the number of entries of entry bytes in a block of D
+// under a budget of limit bytes.
 func blockEntries(entry int, limit int64) int {
 	per := diskBlockBytes / entry
 	if max := int(limit/64) / entry; per > max {
@@ -216,69 +218,109 @@ func blockEntries(entry int, limit int64) int {
 	return max(per, minBlockEntries)
 }
 
+// diskGeometry is the layout of a disk search's files.
+type diskGeometry struct {
+	keyLen, idBytes, entry, per, ruleBytes int
+}
+
+func geometryOf(s *searcher, all bool, sigBits int) diskGeometry {
+	g := diskGeometry{keyLen: s.m.StateBytes}
+	if sigBits > 0 {
+		g.keyLen = (sigBits + 7) / 8
+	}
+	if len(s.m.Liveness) > 0 {
+		g.idBytes = 5
+	}
+	g.entry = g.keyLen + g.idBytes
+	g.per = blockEntries(g.entry, s.b.Limit())
+	if !all {
+		g.ruleBytes = bytesFor(int64(len(s.m.Rules)))
+	}
+	return g
+}
+
+// filesBytes is the memory D (its two blocks and the tail's index) and R
+// (two blocks) take from the budget.
+func (g diskGeometry) filesBytes() int64 {
+	n := 2*sigfile.BlockBytes(g.entry, g.per) + sigfile.IndexBytes(g.per)
+	if g.ruleBytes > 0 {
+		n += 2 * sigfile.BlockBytes(g.ruleBytes, g.per)
+	}
+	return n
+}
+
 // newDiskBFS sets up M, D, R and Q_unck for searcher s, whose frontier is
 // Q_ck, in the memory its budget has left; sigBits > 0 keeps signatures.
 func newDiskBFS(s *searcher, all bool, sigBits int) (*diskBFS, error) {
-	l := &diskBFS{s: s, fs: s.opts.FS, all: all, name: engineName(all), historyEvery: 1}
-	l.ioBase = l.fs.Stats()
-	ids := len(s.m.Liveness) > 0
-	if ids {
-		l.idBytes = 5
-	}
-	keyLen := s.m.StateBytes
-	if sigBits > 0 {
-		keyLen = (sigBits + 7) / 8
-	}
-	entry := keyLen + l.idBytes
-	per := blockEntries(entry, s.b.Limit())
-	var err error
-	if l.d, err = sigfile.New(l.fs, s.b, "D-", entry, per); err != nil {
+	l, err := newDiskFiles(s, all, sigBits)
+	if err != nil {
 		return nil, err
 	}
-	if err := l.d.IndexTail(keyLen, keyHash(sigBits)); err != nil {
+	if err := l.openMemory(sigBits); err != nil {
+		l.close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// newDiskFiles sets up D and R (empty).
+func newDiskFiles(s *searcher, all bool, sigBits int) (*diskBFS, error) {
+	l := &diskBFS{s: s, fs: s.opts.FS, all: all, name: engineName(all), historyEvery: 1}
+	l.ioBase = l.fs.Stats()
+	g := geometryOf(s, all, sigBits)
+	l.idBytes, l.ruleBytes = g.idBytes, g.ruleBytes
+	var err error
+	if l.d, err = sigfile.New(l.fs, s.b, "D-", g.entry, g.per); err != nil {
+		return nil, err
+	}
+	if err := l.d.IndexTail(g.keyLen, keyHash(sigBits)); err != nil {
 		l.close()
 		return nil, err
 	}
 	if !all {
-		l.ruleBytes = bytesFor(int64(len(s.m.Rules)))
-		if l.r, err = sigfile.New(l.fs, s.b, "R-", l.ruleBytes, per); err != nil {
+		if l.r, err = sigfile.New(l.fs, s.b, "R-", l.ruleBytes, g.per); err != nil {
 			l.close()
 			return nil, err
 		}
 	}
-	if err := l.openQueue(nil); err != nil {
-		l.close()
-		return nil, err
+	l.entry = make([]byte, g.entry)
+	l.slots = make([]int64, s.m.NumSlots)
+	// dbfs has no parameters (it reads all of D); auto takes ldbfs's
+	// defaults.
+	param := func(name string) float64 {
+		if v := s.opts.Param(name); !math.IsNaN(v) {
+			return v
+		}
+		return Options{Algorithm: phaseLDBFS}.Param(name)
 	}
-	mBytes := s.b.Available() - trailHeadroom - s.b.Limit()/64
+	l.initCloud = param("cloud")
+	l.cloud = l.initCloud
+	l.window = int(param("window"))
+	l.gamma = max(int64(param("calibrate")), 1)
+	l.levelDepth = -1
+	return l, nil
+}
+
+// openMemory sets up Q_unck and then M in the rest of the budget.
+func (l *diskBFS) openMemory(sigBits int) error {
+	s := l.s
+	if err := l.openQueue(nil); err != nil {
+		return err
+	}
+	ids := l.idBytes > 0
+	// The trail spills to disk when the budget refuses it a chunk; M
+	// leaves it a few (under a small budget, an eighth of it).
+	mBytes := s.b.Available() - min(trailHeadroom, s.b.Limit()/8) - s.b.Limit()/64
 	if ids {
 		// The liveness graph lives in memory: leave it most of it.
 		mBytes /= 4
 	}
 	if mBytes < 64<<10 {
-		l.close()
-		return nil, &budget.ErrExhausted{Part: "table M", Need: 64 << 10, Limit: s.b.Limit()}
+		return &budget.ErrExhausted{Part: "table M", Need: 64 << 10, Limit: s.b.Limit()}
 	}
-	if l.m, err = store.NewRecent(s.m.StateBytes, s.b, store.RecentOptions{SigBits: sigBits, IDs: ids, Bytes: mBytes}); err != nil {
-		l.close()
-		return nil, err
-	}
-	l.entry = make([]byte, entry)
-	l.slots = make([]int64, s.m.NumSlots)
-	l.initCloud = s.opts.Param("cloud")
-	if math.IsNaN(l.initCloud) {
-		l.initCloud = 0.2
-	}
-	l.cloud = l.initCloud
-	if w := s.opts.Param("window"); !math.IsNaN(w) {
-		l.window = int(w)
-	}
-	l.gamma = int64(s.opts.Param("calibrate"))
-	if l.gamma <= 0 {
-		l.gamma = 10
-	}
-	l.levelDepth = -1
-	return l, nil
+	var err error
+	l.m, err = store.NewRecent(s.m.StateBytes, s.b, store.RecentOptions{SigBits: sigBits, IDs: ids, Bytes: mBytes})
+	return err
 }
 
 // openQueue makes Q_unck, empty or from a checkpoint's snapshot.
@@ -420,7 +462,7 @@ func (l *diskBFS) run() *Result {
 func (l *diskBFS) finish(r *Result) *Result {
 	s := l.s
 	r.StatesVisited = l.d.Len()
-	r.OmissionBound = l.m.OmissionBound()
+	r.OmissionBound = math.Min(1, l.m.OmissionBound()+l.priorBound)
 	if r.Verdict == Pass && r.OmissionBound > 0 && r.Guarantee == job.GuaranteeExact {
 		r.Guarantee = job.GuaranteeOmissionBound
 	}

@@ -132,16 +132,22 @@ func (f *File) Append(e []byte) error {
 	return nil
 }
 
+// IndexBytes is the memory IndexTail takes for blocks of per entries.
+func IndexBytes(per int) int64 {
+	slots := 1
+	for slots < 2*per {
+		slots *= 2
+	}
+	return int64(slots) * 4
+}
+
 // IndexTail keeps an index of the tail's keys, the first keyLen bytes of
 // each entry, hashed by hash, so that LookupTail finds one without a scan
 // (a check with few candidates then costs little however large the tail).
 // Its memory is reserved from the budget.
 func (f *File) IndexTail(keyLen int, hash func([]byte) uint64) error {
-	slots := 1
-	for slots < 2*f.per {
-		slots *= 2
-	}
-	size := int64(slots) * 4
+	size := IndexBytes(f.per)
+	slots := int(size / 4)
 	if !f.b.Reserve(part, size) {
 		return &budget.ErrExhausted{Part: part, Need: size, Limit: f.b.Limit()}
 	}
