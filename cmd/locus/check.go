@@ -105,6 +105,7 @@ type checkFlags struct {
 	progress   bool
 	cpuprofile string
 	diskDir    string
+	checkpoint string
 }
 
 // parseCheckFlags parses the arguments of locus check. If the command line
@@ -131,6 +132,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.BoolVar(&cf.progress, "progress", false, "print progress to stderr")
 	fs.StringVar(&cf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&cf.diskDir, "disk-dir", "", "directory for queue files when the queue's memory share is full (default: a temporary directory)")
+	fs.StringVar(&cf.checkpoint, "checkpoint", "", "keep the run's files in this directory, durable at each table check, so that 'locus resume DIR' can continue it after a crash or a kill (engines: "+checkpointEngines()+")")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: locus check [flags] MODEL.m\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -187,15 +189,31 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if testCrash != nil {
 		testCrash()
 	}
-	opts := cf.opts
 	src, err := readModel(cf.file)
 	if err != nil {
 		return report(stdout, stderr, cf, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, nil)
 	}
+	if cf.checkpoint != "" {
+		fs, done, err := newCheckpointDir(cf, src)
+		if err != nil {
+			fmt.Fprintf(stderr, "locus check: --checkpoint: %v\n", err)
+			return exitError
+		}
+		cf.opts.FS = fs
+		cf.opts.Checkpoint = true
+		return execute(cf, src, stdout, stderr, done)
+	}
 	sweepSpills(cf.diskDir)
 	spill := newSpillFS(cf.diskDir)
 	defer spill.Remove()
-	opts.FS = spill
+	cf.opts.FS = spill
+	return execute(cf, src, stdout, stderr, nil)
+}
+
+// execute runs the check cf describes on model src with its storage set,
+// and reports it; done, if set, is told the result first.
+func execute(cf checkFlags, src []byte, stdout, stderr io.Writer, done func(*verify.Result)) int {
+	opts := cf.opts
 	if cf.progress {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s\n",
@@ -232,6 +250,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	res := checkInterruptibly(cf, opts, src)
 	res.RSSBytes = peakRSS()
+	if done != nil {
+		done(res)
+	}
 	return report(stdout, stderr, cf, res, src)
 }
 

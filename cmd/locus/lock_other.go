@@ -14,3 +14,4 @@ func lockFile(path string) (*os.File, error) {
 func tryLockFile(string) (*os.File, bool) { return nil, false }
 
 func unlockFile(f *os.File) { f.Close() }
+const canLock = false

@@ -28,7 +28,6 @@ import (
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/queue"
 	"github.com/locus-mc/locus/core/sigfile"
-	"github.com/locus-mc/locus/core/store"
 	"github.com/locus-mc/locus/core/trail"
 	"github.com/locus-mc/locus/storagefs"
 )
@@ -435,12 +434,7 @@ func restoreDisk(s *searcher, man *diskManifest, refs map[string]bool) (*diskBFS
 			return nil, err
 		}
 	}
-	if err := l.openQueue(nil); err != nil {
-		l.close()
-		return nil, err
-	}
-	mBytes := s.b.Available() - trailHeadroom - s.b.Limit()/64
-	if l.m, err = store.NewRecent(s.m.StateBytes, s.b, store.RecentOptions{SigBits: ds.SigBits, IDs: ds.IDBytes > 0, Bytes: mBytes}); err != nil {
+	if err := l.openMemory(ds.SigBits); err != nil {
 		l.close()
 		return nil, err
 	}
