@@ -98,6 +98,9 @@ func printEngines(w io.Writer) {
 		if e.Locality {
 			caps = append(caps, "--locality")
 		}
+		if e.Checkpoints {
+			caps = append(caps, "--checkpoint")
+		}
 		if len(caps) > 0 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))
 		}
