@@ -63,6 +63,11 @@ type FS interface {
 	// origin (navigator.storage.persist()); native directories always are.
 	Persist() (bool, error)
 
+	// Sync makes the segments written so far durable: on the native
+	// file system it flushes them (and the directory) to the device;
+	// browser stores commit each write as it completes.
+	Sync() error
+
 	// Stats returns the I/O counters since the store was opened.
 	Stats() Stats
 

@@ -28,6 +28,11 @@ type driver interface {
 	close() error
 }
 
+// syncer is a driver whose writes need flushing to be durable.
+type syncer interface {
+	sync(names []string) error
+}
+
 // segmentReader is a driver's open segment.
 type segmentReader interface {
 	io.Reader
@@ -45,6 +50,9 @@ type store struct {
 	sizes  map[string]int64 // segments this store knows of; -1 while being written
 	live   int64            // bytes in them, counting writes in flight
 	closed bool
+	// unsynced lists the segments written since the last Sync, for
+	// drivers that flush.
+	unsynced []string
 
 	bytesWritten, bytesRead     atomic.Int64
 	segsWritten, segsRead       atomic.Int64
@@ -108,6 +116,9 @@ func (s *store) WriteSegment(name string, data []byte) error {
 		s.live -= n
 	} else {
 		s.sizes[name] = n
+		if _, ok := s.d.(syncer); ok {
+			s.unsynced = append(s.unsynced, name)
+		}
 	}
 	s.liveForReports.Store(s.live)
 	s.mu.Unlock()
@@ -286,6 +297,30 @@ func (s *store) Persist() (bool, error) {
 		return false, s.fail("persist", "", err)
 	}
 	return ok, nil
+}
+
+func (s *store) Sync() error {
+	sy, ok := s.d.(syncer)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return s.fail("sync", "", ErrClosed)
+	}
+	var names []string
+	for _, n := range s.unsynced {
+		if hasKey(s.sizes, n) { // not removed since
+			names = append(names, n)
+		}
+	}
+	s.unsynced = nil
+	s.mu.Unlock()
+	if err := sy.sync(names); err != nil {
+		return s.fail("sync", "", err)
+	}
+	return nil
 }
 
 func (s *store) Stats() Stats {

@@ -147,6 +147,7 @@ type checkFlags struct {
 	progress   bool
 	cpuprofile string
 	diskDir    string
+	checkpoint string
 }
 
 // parseCheckFlags parses the arguments of locus check. If the command line
@@ -179,6 +180,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.BoolVar(&cf.progress, "progress", false, "print progress to stderr")
 	fs.StringVar(&cf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&cf.diskDir, "disk-dir", "", "directory for queue files when the queue's memory share is full (default: a temporary directory)")
+	fs.StringVar(&cf.checkpoint, "checkpoint", "", "keep the run's files in this directory, durable at each table check, so that 'locus resume DIR' can continue it after a crash or a kill (engines: "+checkpointEngines()+")")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: locus check [flags] MODEL.m\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -246,19 +248,40 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if testCrash != nil {
 		testCrash()
 	}
-	opts := cf.opts
 	src, err := readModel(cf.file)
 	if err != nil {
 		return report(stdout, stderr, cf, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, nil)
 	}
+	if cf.checkpoint != "" {
+		fs, done, err := newCheckpointDir(cf, src)
+		if err != nil {
+			fmt.Fprintf(stderr, "locus check: --checkpoint: %v\n", err)
+			return exitError
+		}
+		cf.opts.FS = fs
+		cf.opts.Checkpoint = true
+		return execute(cf, src, stdout, stderr, done)
+	}
 	sweepSpills(cf.diskDir)
 	spill := newSpillFS(cf.diskDir)
 	defer spill.Remove()
-	opts.FS = spill
+	cf.opts.FS = spill
+	return execute(cf, src, stdout, stderr, nil)
+}
+
+// execute runs the check cf describes on model src with its storage set,
+// and reports it; done, if set, is told the result first.
+func execute(cf checkFlags, src []byte, stdout, stderr io.Writer, done func(*verify.Result)) int {
+	opts := cf.opts
 	if cf.progress {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s%s\n",
 				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes), engineFigures(p))
+			if d := p.Disk; d != nil {
+				fmt.Fprintf(stderr, "           M %3.0f%% of %d  D %d entries, %d blocks  cloud %d blocks  %d checks  %d unchecked  disk %s written, %s read\n",
+					100*d.MFill, d.MCapacity, d.DStates, d.DBlocks, d.CloudBlocks, d.Checks, d.Unchecked,
+					budget.FormatBytes(p.BytesWritten), budget.FormatBytes(p.BytesRead))
+			}
 		}
 		opts.ProgressEvery = 1000
 		opts.OnStage = func(stage string) { fmt.Fprintf(stderr, "  %s\n", stage) }
@@ -286,6 +309,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	res := checkInterruptibly(cf, opts, src)
 	res.RSSBytes = peakRSS()
+	if done != nil {
+		done(res)
+	}
 	return report(stdout, stderr, cf, res, src)
 }
 
@@ -431,7 +457,7 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	} else if res.StatesEstimate > 0 {
 		fmt.Fprintf(w, "States:       about %s distinct (estimated)\n", commas(res.StatesEstimate))
 	}
-	if res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
+	if res.Disk == nil && res.StatesVisited > 0 && (res.States == nil || res.StatesVisited != *res.States) {
 		fmt.Fprintf(w, "Visited:      %s insertions (revisits of forgotten states included), collision rate %.3f\n", commas(res.StatesVisited), res.CollisionRate)
 	}
 	if res.CacheStates > 0 {
@@ -472,6 +498,16 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		fmt.Fprintf(w, "Disk:         %s written, %s read\n", budget.FormatBytes(res.DiskWritten), budget.FormatBytes(res.DiskRead))
 	}
+	if d := res.Disk; d != nil {
+		printDiskSearch(w, d)
+	}
+	if c := res.Checkpoint; c != nil {
+		resumable := "finished: its files were deleted"
+		if c.Resumable {
+			resumable = "resumable with: locus resume " + c.Where
+		}
+		fmt.Fprintf(w, "Checkpoint:   %d written this session, resumed %d time(s); %s\n", c.Checks, c.Resumed, resumable)
+	}
 	algo := res.Algorithm
 	if len(res.Phases) > 1 {
 		algo += " (" + strings.Join(res.Phases, " → ") + ")"
@@ -486,6 +522,20 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	for _, c := range res.Covers {
 		fmt.Fprintf(w, "Cover:        %q %s time(s)\n", c.Name, commas(c.Count))
 	}
+}
+
+// printDiskSearch reports what a disk-based search did.
+func printDiskSearch(w io.Writer, d *job.DiskSearch) {
+	fmt.Fprintf(w, "Disk search:  %s checks (%s reading all of D), table M of %s states\n",
+		commas(d.Checks), commas(d.Calibrations), commas(d.MCapacity))
+	fmt.Fprintf(w, "              D: %s entries in %s blocks (%s), %s of it read by the checks\n",
+		commas(d.DStates), commas(int64(d.DBlocks)), budget.FormatBytes(d.DBytes), budget.FormatBytes(d.DBytesRead))
+	if n := len(d.Cloud); n > 0 {
+		last := d.Cloud[n-1]
+		fmt.Fprintf(w, "              disk cloud: %d of %d blocks at the last check (random share %.2f)\n", last.Read, last.Blocks, last.Share)
+	}
+	fmt.Fprintf(w, "              %s candidates checked against D; %s states expanded again (%s rules, not counted above)\n",
+		commas(d.Candidates), commas(d.Revisited), commas(d.RulesRevisited))
 }
 
 // guaranteeText says in words what the verdict rests on.

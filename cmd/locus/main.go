@@ -22,7 +22,7 @@ func main() {
 		reportStatus(code)
 		os.Exit(code)
 	}
-	if len(args) > 0 && args[0] == "check" {
+	if len(args) > 0 && (args[0] == "check" || args[0] == "resume") {
 		// A check runs in a child process, so that even a fatal runtime
 		// error becomes an error verdict, never a crash that looks like a
 		// rejection (Go exits 2 on fatal errors).
@@ -41,6 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "check":
 		return runCheck(args[1:], stdout, stderr)
+	case "resume":
+		return runResume(args[1:], stdout, stderr)
 	case "engines":
 		printEngines(stdout)
 		return 0
@@ -61,6 +63,7 @@ const usage = `Locus: a Murphi model checker.
 
 Usage:
   locus check [flags] MODEL.m     verify a model
+  locus resume [flags] DIR        continue a run started with 'locus check --checkpoint DIR'
   locus engines                   describe the search algorithms and their parameters
   locus help                      show this help
 
@@ -100,6 +103,9 @@ func printEngines(w io.Writer) {
 		}
 		if e.ProgressMeasure {
 			caps = append(caps, "uses the model's progress measure (--@progress EXPR)")
+		}
+		if e.Checkpoints {
+			caps = append(caps, "--checkpoint")
 		}
 		if len(caps) > 0 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))

@@ -149,6 +149,14 @@ func (s *spillFS) Space() (storagefs.Space, error) {
 
 func (s *spillFS) Persist() (bool, error) { return true, nil }
 
+// Sync flushes what was written, if anything was.
+func (s *spillFS) Sync() error {
+	if fs := s.current(); fs != nil {
+		return fs.Sync()
+	}
+	return nil
+}
+
 func (s *spillFS) Stats() storagefs.Stats {
 	if fs := s.current(); fs != nil {
 		return fs.Stats()

@@ -309,6 +309,13 @@ func otherEngines(checks []check) []check {
 			{"cache-alt", engine("cache-alt"), true},
 			{"dfs-replace", engine("dfs-replace"), true},
 			{"rbfs", engine("rbfs"), true},
+			{"dbfs", engine("dbfs"), false},
+			{"ldbfs", engine("ldbfs"), false},
+			{"ldbfs hash compaction", func(o *verify.Options) {
+				o.Algorithm = "ldbfs"
+				o.MemoryBytes = 16 << 20
+				o.HashCompaction = 40
+			}, false},
 		} {
 			x := c
 			x.name += " [" + v.label + "]"

@@ -4,10 +4,13 @@ package explore
 // know the others. It runs an exact BFS; when the memory budget is full it
 // converts the visited set in place into 40-bit signatures (hash
 // compaction, about a third of the memory per state) and goes on without
-// restarting; when that fills too, the signature table becomes a cache
+// restarting; when that fills too and storage is available, the
+// signatures move to the file D of a disk-based search and it goes on as
+// LDBFS (ldbfs.go), still never forgetting a state; without storage (or
+// with the parameter disk=0) the signature table becomes a cache
 // (cache-based BFS) and the search goes on with the no-progress detector.
-// The verdict says which guarantee held at the end: exact, an omission
-// bound, or not proven complete.
+// The phases in the result say which; the verdict says which guarantee
+// held at the end: exact, an omission bound, or not proven complete.
 
 import (
 	"context"
@@ -25,13 +28,15 @@ const autoSigBits = 40
 func init() {
 	register(job.EngineInfo{
 		Name:  "auto",
-		Title: "Automatic (exact, then hash compaction, then cache)",
+		Title: "Automatic (exact, then hash compaction, then disk or cache)",
 		Help: "Exact breadth-first search while the states fit in the memory budget; then, without restarting, " +
-			"40-bit hash compaction (a tiny chance of missing a state, bounded in the result); then a cache of recent states. " +
+			"40-bit hash compaction (a tiny chance of missing a state, bounded in the result); then, with storage, disk-based BFS (ldbfs) " +
+			"on the signatures, else a cache of recent states. " +
 			"The result says which guarantee holds.",
 		Levels: true, ShortestTraces: true, UsesStorage: true,
 		Params: []job.ParamInfo{
 			{Name: "revisits", Title: "In cache mode, stop after this many times the known states were inserted with nothing new found", Default: 3, Min: 1, Max: 1000},
+			{Name: "disk", Title: "When even signatures fill the budget: 1 goes on with them on disk (LDBFS) if storage is available, 0 with a cache of recent states", Default: 1, Min: 0, Max: 1, Integer: true},
 		},
 	}, auto)
 }
@@ -50,11 +55,22 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 	s.phase = func() string { return s.res.Phases[len(s.res.Phases)-1] }
 	ids := len(m.Liveness) > 0
 	var sample *distinctSample
+	var disk *diskBFS
 	if opts.MemoryBytes > 0 {
 		// Reserved now: when the detector is needed, memory is full.
 		if sample, err = newDistinctSample(s.b, opts.MemoryBytes/64); err != nil {
 			exact.Release()
 			return abandon(s, err)
+		}
+		// With storage, the signatures go to disk when they fill the
+		// budget (LDBFS); the memory D's buffers will need then is set
+		// aside now, when it is there.
+		var reserve int64
+		if opts.FS != nil && !ids && opts.Param("disk") == 1 {
+			reserve = geometryOf(s, false, autoSigBits).filesBytes()
+			if !s.b.Reserve(diskReservePart, reserve) {
+				reserve = 0
+			}
 		}
 		var table *store.Table
 		watchProgress(s, sample, opts.Param("revisits"), func() bool { return table != nil && table.IsCache() })
@@ -62,6 +78,19 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			if table == nil {
 				table = toCompact(s, exact, ids)
 				return table != nil
+			}
+			canDisk := reserve > 0 && s.expanded > 0
+			if reserve > 0 {
+				s.b.Release(diskReservePart, reserve)
+				reserve = 0
+			}
+			if canDisk {
+				var err error
+				if disk, err = toDisk(s, table); err != nil {
+					s.incomplete(err)
+					return false
+				}
+				return true
 			}
 			if !table.IsCache() {
 				table.ToCache()
@@ -86,7 +115,52 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			r.StatesEstimate = sample.estimate()
 		}
 	}
+	if disk != nil {
+		r = disk.finish(r)
+	}
 	return r
+}
+
+// diskReservePart names the memory auto sets aside for going on disk.
+const diskReservePart = "disk search reserve"
+
+// toDisk moves the signatures of a full Compact table to the file D of a
+// disk search and makes the search go on as LDBFS: every state known so
+// far is in D, those still queued will be expanded, and the states met
+// from now on are checked against D.
+func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
+	n := table.Len()
+	bound := table.Stats().OmissionBound
+	l, err := newDiskFiles(s, false, autoSigBits)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*diskBFS, error) {
+		l.close()
+		return nil, fmt.Errorf("going on disk: %w", err)
+	}
+	if err := table.DrainSignatures(l.d.Append); err != nil {
+		return fail(err)
+	}
+	table.Release()
+	if err := s.trail.Spill(); err != nil {
+		return fail(err)
+	}
+	if err := l.openMemory(autoSigBits); err != nil {
+		return fail(err)
+	}
+	// The states queued (and the one being expanded) are in D before R's
+	// first entry: their expansions are not recorded, as none of them can
+	// be a revisit.
+	l.rBase = l.d.Len()
+	l.rSkip = s.front.Len() + 1 // auto goes on disk only once it expands states
+	l.rRules = s.res.RulesFired
+	l.priorBound = bound
+	l.install()
+	s.res.Phases = append(s.res.Phases, phaseLDBFS)
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states even their signatures filled the memory budget: "+
+		"the search went on with them on disk (LDBFS, disk-based BFS with locality)", n))
+	return l, nil
 }
 
 // toCompact converts the exact set into a signature table in the memory it

@@ -31,11 +31,13 @@ func TestAutoPhases(t *testing.T) {
 	const inv = `invariant "not all at 39" !(a = 39 & b = 39 & d = 39);`
 	for _, tc := range []struct {
 		budget int64
+		disk   bool // go on disk (the engine's parameter)
 		phases []string
 	}{
-		{0, []string{"exact"}},
-		{1 << 20, []string{"exact", "compact"}},
-		{640 << 10, []string{"exact", "compact", "cache"}},
+		{0, true, []string{"exact"}},
+		{1 << 20, true, []string{"exact", "compact"}},
+		{640 << 10, false, []string{"exact", "compact", "cache"}},
+		{640 << 10, true, []string{"exact", "compact", "ldbfs"}},
 	} {
 		for _, failing := range []bool{false, true} {
 			src := counters
@@ -43,8 +45,9 @@ func TestAutoPhases(t *testing.T) {
 				src += inv
 			}
 			fsys := storagefs.NewMemory(storagefs.Options{})
+			disk := map[bool]float64{false: 0, true: 1}[tc.disk]
 			res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{
-				Options: job.Options{Algorithm: "auto", MemoryBytes: tc.budget}, FS: fsys})
+				Options: job.Options{Algorithm: "auto", MemoryBytes: tc.budget, Params: map[string]float64{"disk": disk}}, FS: fsys})
 			name := strings.Join(tc.phases, ",")
 			if !slices.Equal(res.Phases, tc.phases) {
 				t.Fatalf("%s failing=%v: phases %v (%s %s)", name, failing, res.Phases, res.Verdict, res.Reason)
@@ -66,7 +69,8 @@ func TestAutoPhases(t *testing.T) {
 			if res.Verdict != verify.Pass {
 				t.Fatalf("%s: %s (%s)", name, res.Verdict, res.Reason)
 			}
-			want := map[string]string{"exact": job.GuaranteeExact, "compact": job.GuaranteeOmissionBound, "cache": job.GuaranteeOmissionBound}[tc.phases[len(tc.phases)-1]]
+			want := map[string]string{"exact": job.GuaranteeExact, "compact": job.GuaranteeOmissionBound, "cache": job.GuaranteeOmissionBound,
+				"ldbfs": job.GuaranteeOmissionBound}[tc.phases[len(tc.phases)-1]]
 			if res.Guarantee != want || (want == job.GuaranteeOmissionBound) != (res.OmissionBound > 0) {
 				t.Fatalf("%s: guarantee %s (bound %g), want %s", name, res.Guarantee, res.OmissionBound, want)
 			}
@@ -76,6 +80,13 @@ func TestAutoPhases(t *testing.T) {
 			}
 			if n < 60000 || n > 68000 {
 				t.Fatalf("%s: %d states, want about 64,000", name, n)
+			}
+			if tc.disk && tc.phases[len(tc.phases)-1] == "ldbfs" {
+				// On disk nothing is forgotten: the counts are those of
+				// breadth-first search (3 rules fire in every state).
+				if res.States == nil || *res.States != 64000 || res.RulesFired != 3*64000 || len(res.LevelSizes) != 118 || res.Disk == nil {
+					t.Fatalf("%s: states %v rules %d levels %d disk %+v, want 64,000, 192,000, 118", name, res.States, res.RulesFired, len(res.LevelSizes), res.Disk)
+				}
 			}
 		}
 	}

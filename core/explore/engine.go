@@ -82,6 +82,14 @@ type Options struct {
 	// (how many distinct states did a forgetting engine really visit?),
 	// not part of any engine's logic.
 	Observe func(packed []byte)
+	// Checkpoint makes an engine that can (job.EngineInfo.Checkpoints)
+	// keep its files in FS durable at each check, described by a manifest;
+	// Resume continues the run of FS's newest manifest instead. RunTag
+	// identifies the model and options: a manifest of another run is
+	// refused.
+	Checkpoint bool
+	Resume     bool
+	RunTag     string
 }
 
 // Param returns engine parameter name: the value given in Options, else
@@ -153,6 +161,9 @@ type Result struct {
 	SymmetryOffReason string
 	// Notes are things the user should know about how the run was done.
 	Notes []string
+	// Disk reports a disk-based search; Checkpoint a checkpointed run.
+	Disk       *job.DiskSearch
+	Checkpoint *job.CheckpointInfo
 }
 
 // CoverCount reports how often a cover property held.
@@ -246,6 +257,9 @@ func Check(opts Options) error {
 	if opts.Locality && !e.info.Locality {
 		return fmt.Errorf("the %s engine cannot measure transition locality (bfs can)", e.info.Name)
 	}
+	if (opts.Checkpoint || opts.Resume) && !e.info.Checkpoints {
+		return fmt.Errorf("the %s engine does not write checkpoints (%s do)", e.info.Name, strings.Join(checkpointing(), ", "))
+	}
 	for name, v := range opts.Params {
 		var p *job.ParamInfo
 		for i := range e.info.Params {
@@ -261,6 +275,17 @@ func Check(opts Options) error {
 		}
 	}
 	return nil
+}
+
+// checkpointing lists the engines that write checkpoints.
+func checkpointing() []string {
+	var out []string
+	for _, e := range Engines() {
+		if e.Checkpoints {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 func kindOf(p *job.ParamInfo) string {

@@ -39,12 +39,21 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 		if lifo {
 			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
 		}
-		return queue.NewDisk(rec, b, share, opts.FS, "bfs-")
+		return queue.NewDisk(rec, b, share, opts.FS, frontierPrefix)
 	}
 	if lifo {
 		return queue.NewMemoryLIFO(rec, b), nil
 	}
 	return queue.NewMemory(rec, b), nil
+}
+
+// frontierPrefix names the breadth-first frontier's segments.
+const frontierPrefix = "bfs-"
+
+// restoreFrontier rebuilds a breadth-first frontier on disk from a
+// checkpoint, with the memory share newFrontier gives it.
+func restoreFrontier(rec int, b *budget.Budget, opts Options, snap queue.Snapshot) (queue.FIFO, error) {
+	return queue.RestoreDisk(rec, b, queueShare(opts), opts.FS, frontierPrefix, snap)
 }
 
 // smallShare is a queue share too small to work with: the run ends

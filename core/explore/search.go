@@ -88,6 +88,25 @@ type searcher struct {
 	// exhaustedHint adds advice to the reason of a run that ran out of
 	// memory.
 	exhaustedHint func(err error) string
+	// enqueue, if set, takes the record (state | id | depth) of every
+	// state the visited set accepted, with its parent and rule, instead of
+	// the frontier: the engine checks these candidates later and calls
+	// queueKept for the survivors (disk-based BFS).
+	enqueue func(rec []byte, parent int64, rule uint32) error
+	// checkLater leaves props.admissible to the engine, which calls it for
+	// the survivors of its check only (never with liveness properties: a
+	// discarded candidate must not have an id in their graph).
+	checkLater bool
+	// afterExpand is called after every state taken from the frontier,
+	// expanded or not (a bound); it reports whether the search must stop.
+	afterExpand func() bool
+	// resumed skips the start states: the engine restored the frontier
+	// from a checkpoint.
+	resumed bool
+	// beforeViolation is called before a violation found while expanding
+	// a state is recorded: an engine holding unchecked candidates (found
+	// earlier in breadth-first order) checks them first.
+	beforeViolation func()
 }
 
 func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
@@ -132,15 +151,19 @@ func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo boo
 	if len(m.Starts) > rules {
 		rules = len(m.Starts)
 	}
-	var err error
-	s.trail, err = trail.New(s.b, opts.FS, "trail-", rules)
-	if err != nil {
-		return nil, s.fail(err)
-	}
-	s.front, err = frontier(s.recSize(), s.b)
-	if err != nil {
-		s.trail.Close()
-		return nil, s.fail(err)
+	if !opts.Resume {
+		// A resumed run restores its trail and frontier from the
+		// checkpoint instead.
+		var err error
+		s.trail, err = trail.New(s.b, opts.FS, "trail-", rules)
+		if err != nil {
+			return nil, s.fail(err)
+		}
+		s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
+		if err != nil {
+			s.trail.Close()
+			return nil, s.fail(err)
+		}
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
@@ -198,7 +221,9 @@ func (s *searcher) run() *Result {
 			s.visited.Release()
 		}
 	}()
-	s.startStates()
+	if !s.resumed {
+		s.startStates()
+	}
 	if !s.stop {
 		s.loop()
 	}
@@ -247,6 +272,38 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	if !kept {
 		return stop
 	}
+	return s.push(id, depth)
+}
+
+// queueKept counts a kept state (covers, liveness marks, level sizes) and
+// queues it for expansion; it reports whether the search must stop. rec
+// holds its packed form. Engines that check candidates later (enqueue)
+// call it once a candidate is known to be new.
+func (s *searcher) queueKept(id int64, slots []int64, parent int64, rule uint32, depth int) bool {
+	if kept, stop := s.counted(id, slots, parent, rule, depth); !kept {
+		return stop
+	}
+	return s.push(id, depth)
+}
+
+// counted marks a kept state's covers and liveness and counts it in its
+// level; kept is false if it is stored but not to be expanded.
+func (s *searcher) counted(id int64, slots []int64, parent int64, rule uint32, depth int) (kept, stop bool) {
+	if s.props.kept(id, slots, parent, rule) {
+		return false, s.stop // stored, not expanded
+	}
+	for len(s.res.LevelSizes) <= depth {
+		s.res.LevelSizes = append(s.res.LevelSizes, 0)
+	}
+	s.res.LevelSizes[depth]++
+	if depth > s.res.Depth {
+		s.res.Depth = depth
+	}
+	return true, false
+}
+
+// push queues the state packed in s.rec with its id and depth.
+func (s *searcher) push(id int64, depth int) bool {
 	binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
 	binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
 	if err := s.front.Push(s.rec); err != nil {
@@ -310,9 +367,12 @@ func (s *searcher) canonical(slots []int64) ([]int64, []byte, uint64) {
 // kept state.
 func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, rule uint32, depth int) (id int64, kept, stop bool) {
 	// Rumur's order: a state violating an assumption is discarded silently;
-	// one violating an invariant is reported and not stored.
-	if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
-		return -1, false, stop
+	// one violating an invariant is reported and not stored. An engine
+	// that checks candidates later may check them there (checkLater).
+	if !s.checkLater {
+		if stop, discard := s.props.admissible(slots, parent, rule); stop || discard {
+			return -1, false, stop
+		}
 	}
 	id = s.trail.Len()
 	for {
@@ -347,17 +407,18 @@ func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, r
 	if s.props.logEdge(parent, id) {
 		return id, false, true
 	}
-	if s.props.kept(id, slots, parent, rule) {
-		return id, false, s.stop // stored, not expanded
+	if s.enqueue != nil {
+		// The engine checks and counts it later (queueKept).
+		binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
+		binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
+		if err := s.enqueue(s.rec, parent, rule); err != nil {
+			s.incomplete(err)
+			return id, false, true
+		}
+		return id, false, false
 	}
-	for len(s.res.LevelSizes) <= depth {
-		s.res.LevelSizes = append(s.res.LevelSizes, 0)
-	}
-	s.res.LevelSizes[depth]++
-	if depth > s.res.Depth {
-		s.res.Depth = depth
-	}
-	return id, true, false
+	kept, stop = s.counted(id, slots, parent, rule, depth)
+	return id, kept, stop
 }
 
 // levelOf returns the BFS level of the state with id: ids are given in BFS
@@ -456,35 +517,43 @@ func (s *searcher) loop() {
 		if s.expanded&255 == 0 && s.checkpoint() {
 			return
 		}
-		if s.opts.Bound > 0 && s.depth >= s.opts.Bound {
-			s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
-			continue
+		s.expand()
+		if s.stop || (s.afterExpand != nil && s.afterExpand()) {
+			return
 		}
-		if s.locality != nil {
-			s.locality.begin()
-		}
-		s.changed = false
-		s.fired = 0
-		from := 0
-		for {
-			_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-			if s.stop {
-				return
-			}
-			if rerr == nil {
-				break
-			}
-			s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
-			if s.stop {
-				return
-			}
-			from = errRule + 1
-		}
-		if s.locality != nil {
-			s.locality.end()
-		}
-		s.deadlocked(s.fired > 0, s.changed)
 	}
+}
+
+// expand fires the rules of the current state and checks it for deadlock.
+func (s *searcher) expand() {
+	if s.opts.Bound > 0 && s.depth >= s.opts.Bound {
+		s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
+		return
+	}
+	if s.locality != nil {
+		s.locality.begin()
+	}
+	s.changed = false
+	s.fired = 0
+	from := 0
+	for {
+		_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
+		if s.stop {
+			return
+		}
+		if rerr == nil {
+			break
+		}
+		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
+		if s.stop {
+			return
+		}
+		from = errRule + 1
+	}
+	if s.locality != nil {
+		s.locality.end()
+	}
+	s.deadlocked(s.fired > 0, s.changed)
 }
 
 // checkpoint reports progress and checks for cancellation; it reports
@@ -588,6 +657,11 @@ func (s *searcher) finish() *Result {
 // (or at that state, if rule < 0); bad is the offending state when it was
 // never stored (a failed invariant), else nil.
 func (s *searcher) violation(v *Violation, parent int64, rule int32, bad []int64) {
+	if s.beforeViolation != nil {
+		if s.beforeViolation(); s.stop {
+			return
+		}
+	}
 	if s.opts.Trace != TraceNone {
 		v.Trace = s.buildTrace(parent, rule, bad)
 	}

@@ -60,6 +60,10 @@ type Options struct {
 	// Seed seeds the random choices of randomized engines (see
 	// EngineInfo.Randomized): the same seed gives the same run.
 	Seed int64 `json:"seed,omitempty"`
+	// Checkpoint makes a checkpointing engine (EngineInfo.Checkpoints)
+	// keep its files durable in its storage at each table check, with a
+	// manifest from which the run can be resumed.
+	Checkpoint bool `json:"checkpoint,omitempty"`
 }
 
 // Option values with a fixed set of choices; the first of each is the default.
@@ -99,8 +103,11 @@ type EngineInfo struct {
 	Randomized bool `json:"randomized,omitempty"`
 	// ProgressMeasure: the engine needs the model's progress measure (a
 	// "--@progress EXPR" line in the model).
-	ProgressMeasure bool        `json:"progress_measure,omitempty"`
-	Params          []ParamInfo `json:"params,omitempty"`
+	ProgressMeasure bool `json:"progress_measure,omitempty"`
+	// Checkpoints: the engine can make its files durable as it goes and
+	// resume from them (Options.Checkpoint).
+	Checkpoints bool        `json:"checkpoints,omitempty"`
+	Params      []ParamInfo `json:"params,omitempty"`
 }
 
 // ParamInfo describes one numeric engine parameter.
@@ -144,6 +151,61 @@ type Progress struct {
 	Reexpansions int64 `json:"reexpansions,omitempty"` // states expanded again after being forgotten (estimated)
 	StackDepth   int64 `json:"stack_depth,omitempty"`  // states on the DFS stack (dfs-replace) or in the TD-tree (caching)
 	Reinsertions int64 `json:"reinsertions,omitempty"` // insertions of states inserted before (dfs-replace; estimated)
+	// Disk-based BFS (dbfs, ldbfs): the table M of recent states, the
+	// signature file D of all visited states, and its disk cloud.
+	Disk *DiskProgress `json:"disk,omitempty"`
+}
+
+// DiskProgress is a disk-based search's state in a progress sample.
+type DiskProgress struct {
+	MFill       float64 `json:"m_fill"`       // share of table M in use before the next check
+	MCapacity   int64   `json:"m_capacity"`   // states M holds between checks
+	DStates     int64   `json:"d_states"`     // entries in D (revisits included)
+	DBytes      int64   `json:"d_bytes"`      // D's size (on disk and its tail in memory)
+	DBlocks     int     `json:"d_blocks"`     // D's blocks on disk
+	CloudBlocks int     `json:"cloud_blocks"` // blocks the last check read (the disk cloud; all of D for dbfs)
+	CloudShare  float64 `json:"cloud_share"`  // the disk cloud size as a share of D's blocks
+	Checks      int64   `json:"checks"`       // table checks so far
+	Unchecked   int64   `json:"unchecked"`    // candidates waiting for the next check (Q_unck)
+}
+
+// DiskSearch reports a disk-based search (dbfs, ldbfs).
+type DiskSearch struct {
+	Checks       int64 `json:"checks"`       // table checks: one per BFS level, plus one each time M filled up
+	Calibrations int64 `json:"calibrations"` // checks that read all of D to size the disk cloud
+	// Revisited is the number of states expanded more than once: old
+	// states the disk cloud did not filter out.
+	Revisited int64 `json:"revisited"`
+	// RulesRevisited is the rules those states fired again (not in the
+	// run's rules_fired, which counts each state once).
+	RulesRevisited int64 `json:"rules_revisited"`
+	DStates        int64 `json:"d_states"` // entries of D, revisits included
+	// Candidates is the successors checked against D: those M did not
+	// hold when they were reached.
+	Candidates int64 `json:"candidates"`
+	DBytes     int64 `json:"d_bytes"`
+	DBlocks    int   `json:"d_blocks"`
+	// DBytesRead is what the checks read of D; the run's disk_bytes_read
+	// also counts the queues, the trail and the final count of distinct
+	// states.
+	DBytesRead int64 `json:"d_bytes_read"`
+	MCapacity  int64 `json:"m_capacity"`
+	// Cloud follows the disk cloud: one sample per check.
+	Cloud []CloudSample `json:"cloud,omitempty"`
+}
+
+// CloudSample is the disk cloud at one table check.
+type CloudSample struct {
+	Check     int64   `json:"check"`
+	Seconds   float64 `json:"seconds"`
+	DStates   int64   `json:"d_states"`
+	Blocks    int     `json:"blocks"` // D's blocks on disk
+	Read      int     `json:"read"`   // blocks read
+	Share     float64 `json:"share"`  // the disk cloud's size as a share of D's blocks
+	Calibrate bool    `json:"calibrate,omitempty"`
+	// Beta is, at a calibration, the share of the old states found in D
+	// that only blocks outside the disk cloud held.
+	Beta float64 `json:"beta,omitempty"`
 }
 
 // Result is the outcome of one check.
@@ -205,6 +267,19 @@ type Result struct {
 	DiskWritten         int64     `json:"disk_bytes_written,omitempty"`
 	DiskRead            int64     `json:"disk_bytes_read,omitempty"`
 	Locality            *Locality `json:"locality,omitempty"`
+	// Disk reports a disk-based search (dbfs, ldbfs, auto once on disk).
+	Disk *DiskSearch `json:"disk,omitempty"`
+	// Checkpoint says where a checkpointed run's files are and whether
+	// the run can be resumed from them.
+	Checkpoint *CheckpointInfo `json:"checkpoint,omitempty"`
+}
+
+// CheckpointInfo describes a run's checkpoint.
+type CheckpointInfo struct {
+	Where     string `json:"where"`     // a directory, or the browser store's name
+	Resumable bool   `json:"resumable"` // false once the run has finished
+	Resumed   int    `json:"resumed"`   // how many times this run was resumed
+	Checks    int64  `json:"checks"`    // checkpoints written
 }
 
 // Violation is one property failure or run-time model error.

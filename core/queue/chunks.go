@@ -51,6 +51,11 @@ type chunks struct {
 	reserved int64  // bytes reserved from b: max(alloc, floor)
 	seq      uint64 // next segment number
 	garbage  []string
+	// pinned segments belong to a checkpoint: swapping one in does not
+	// delete it (the checkpoint's owner does, once a newer one replaces
+	// it); keep makes close leave every segment where it is.
+	pinned map[string]bool
+	keep   bool
 
 	n, onDisk                     int64 // records queued, and of them on disk
 	bytesWritten, bytesRead       int64
@@ -213,6 +218,9 @@ func (c *chunks) swapIn(s seg, k *chunk) (loaded bool, err error) {
 	c.bytesRead += int64(want)
 	c.segmentsRead++
 	c.onDisk -= s.recs
+	if c.pinned[s.name] {
+		return true, nil
+	}
 	if err := c.fs.RemoveSegment(s.name); err != nil {
 		c.garbage = append(c.garbage, s.name)
 		return true, fmt.Errorf("queue: deleting swapped-in segment: %w", err)
@@ -243,6 +251,9 @@ func (c *chunks) close(live []seg) error {
 	names := c.garbage
 	for _, s := range live {
 		names = append(names, s.name)
+	}
+	if c.keep {
+		names = nil
 	}
 	for _, name := range names {
 		if err := c.fs.RemoveSegment(name); err != nil && first == nil {

@@ -378,7 +378,9 @@ func (t *Table) Len() int64 { return t.n }
 func (t *Table) Bytes() int64 {
 	var n int64
 	for _, p := range t.parts {
-		n += int64(len(p.data))
+		if p != nil { // drained
+			n += int64(len(p.data))
+		}
 	}
 	return n
 }
@@ -421,6 +423,9 @@ func (t *Table) omissionBound() float64 {
 	}
 	var probes float64
 	for i, p := range t.parts {
+		if p == nil {
+			continue // drained
+		}
 		if t.cache && i == len(t.parts)-1 {
 			// Insertions before the table became a cache probed it as
 			// a growing part; since then at most Window entries each.
@@ -446,4 +451,33 @@ func (t *Table) omissionBound() float64 {
 func (t *Table) Release() {
 	t.b.Release("visited", t.Bytes())
 	t.parts = nil
+}
+
+// DrainSignatures calls fn with the signature of every state a Compact
+// table holds (SigBits bits, little-endian, as store.Signature computes it)
+// and empties the table, giving each part's memory back to the budget as
+// soon as it has been walked: a search that moves its signatures elsewhere
+// (to disk) needs no more memory to do it than the table had.
+func (t *Table) DrainSignatures(fn func(sig []byte) error) error {
+	if t.sigBits == 0 {
+		return fmt.Errorf("visited set: only a signature table drains signatures")
+	}
+	for i, p := range t.parts {
+		if p == nil {
+			continue
+		}
+		for off := 0; off+t.entry <= len(p.data); off += t.entry {
+			if t.empty(p, off) {
+				continue
+			}
+			if err := fn(p.data[off : off+t.rec]); err != nil {
+				return err
+			}
+		}
+		t.b.Release("visited", int64(len(p.data)))
+		t.n -= p.n
+		t.parts[i] = nil
+	}
+	t.parts = nil
+	return nil
 }

@@ -76,6 +76,7 @@ type Trail struct {
 	readBuf []byte
 
 	written, read int64
+	keep          bool
 }
 
 // New returns an empty trail for a model with rules rule instances (and
@@ -283,7 +284,7 @@ func (t *Trail) Close() error {
 	t.reserved = 0
 	t.chunks = nil
 	var err error
-	if t.fs != nil && t.diskLive > 0 {
+	if t.fs != nil && t.diskLive > 0 && !t.keep {
 		err = storagefs.RemoveAll(t.fs, t.prefix)
 		t.diskLive = 0
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	// then ends the run as incomplete.
 	FS storagefs.FS `json:"-"`
 
+	// Resume continues the checkpointed run in FS (Options.Checkpoint)
+	// instead of starting one; the model and options must be those of the
+	// run, or it is refused.
+	Resume bool `json:"-"`
+
 	// Progress, if set, is called about every Options.ProgressEvery ms
 	// (default 100) with a snapshot of the run; it must return quickly.
 	Progress func(Progress) `json:"-"`

@@ -2,6 +2,9 @@ package verify
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -26,6 +29,7 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 		}
 	}()
 	eo, err := engineOptions(opts)
+	eo.RunTag = runTag(src, opts)
 	res = &Result{Algorithm: algoName(opts.Algorithm), Symmetry: orDefault(opts.Symmetry, "exact"), Deadlock: orDefault(opts.Deadlock, "stuttering"),
 		Hash: opts.HashCompaction, MemoryBudget: opts.MemoryBytes}
 	if err != nil {
@@ -165,6 +169,8 @@ func engineOptions(o Options) (explore.Options, error) {
 		Params:        o.Params,
 		FS:            o.FS,
 		Seed:          o.Seed,
+		Checkpoint:    o.Checkpoint || o.Resume,
+		Resume:        o.Resume,
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":
@@ -237,6 +243,8 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Reinsertions = r.Reinsertions
 	res.MaxStack = r.MaxStack
 	res.CacheStates = r.CacheStates
+	res.Disk = r.Disk
+	res.Checkpoint = r.Checkpoint
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
@@ -324,4 +332,18 @@ func rulePositions(m *compile.Model) func(string) string {
 func ValidateOptions(o Options) error {
 	_, err := engineOptions(o)
 	return err
+}
+
+// runTag identifies a checkpointed run: its model and the options that
+// decide what it computes (not the memory budget or how progress is shown,
+// which a resumed run may change).
+func runTag(src []byte, o Options) string {
+	k := o.Options
+	k.MemoryBytes, k.QueueFraction, k.ProgressEvery, k.Checkpoint = 0, 0, 0, false
+	opts, _ := json.Marshal(k)
+	h := sha256.New()
+	h.Write(src)
+	h.Write([]byte{0})
+	h.Write(opts)
+	return hex.EncodeToString(h.Sum(nil))
 }

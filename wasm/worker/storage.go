@@ -127,6 +127,14 @@ func (l *lazyStore) Persist() (bool, error) {
 	return fs.Persist()
 }
 
+// Sync has nothing to flush before the first write.
+func (l *lazyStore) Sync() error {
+	if l.fs == nil {
+		return nil
+	}
+	return l.fs.Sync()
+}
+
 func (l *lazyStore) Stats() storagefs.Stats {
 	if l.fs == nil {
 		return storagefs.Stats{}

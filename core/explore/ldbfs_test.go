@@ -1,0 +1,114 @@
+package explore_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/storagefs"
+)
+
+// diskModel is a model the disk-based searches are compared on.
+type diskModel struct {
+	name, src, symmetry string
+}
+
+func diskModels(t *testing.T) []diskModel {
+	t.Helper()
+	read := func(path string) string {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(src)
+	}
+	peterson := read("../../../shared/models/cmurphi/mux/n_peterson.m")
+	if !strings.Contains(peterson, "  N: 7;") {
+		t.Fatal("n_peterson.m no longer declares N: 7")
+	}
+	return []diskModel{
+		// Wide levels of large states: M fills up many times within a
+		// level, and the final count takes several passes.
+		{"wide", read("testdata/wide.m"), "off"},
+		// 118 levels: the locality window and the learned levels move.
+		{"counters", counters, "off"},
+		// A real protocol, under symmetry reduction.
+		{"n_peterson N=6", strings.Replace(peterson, "  N: 7;", "  N: 6;", 1), "exact"},
+		{"mcslock1", read("../../../shared/models/cmurphi/mux/mcslock1.m"), "exact"},
+	}
+}
+
+// TestDiskSearchCounts runs dbfs and ldbfs under a small budget, with and
+// without hash compaction, and with a disk cloud so small that old states
+// are expanded again: each ends as breadth-first search does, with its
+// states, rules fired and level sizes.
+func TestDiskSearchCounts(t *testing.T) {
+	const budget = 768 << 10
+	for _, m := range diskModels(t) {
+		want := verify.Check(context.Background(), m.name+".m", []byte(m.src), verify.Options{
+			Options: job.Options{Algorithm: "bfs", Symmetry: m.symmetry}})
+		if want.Verdict != verify.Pass || want.States == nil {
+			t.Fatalf("%s: bfs: %s %s", m.name, want.Verdict, want.Reason)
+		}
+		revisited := false
+		for _, tc := range []struct {
+			algo   string
+			hash   int
+			params map[string]float64
+		}{
+			{"dbfs", 0, nil},
+			{"dbfs", 40, nil},
+			{"ldbfs", 0, nil},
+			{"ldbfs", 40, nil},
+			{"ldbfs", 0, map[string]float64{"window": 0, "cloud": 0.01, "calibrate": 3}},
+		} {
+			name := m.name + "/" + tc.algo
+			if tc.hash > 0 {
+				name += "/hc"
+			}
+			if tc.params != nil {
+				name += "/small-cloud"
+			}
+			t.Run(name, func(t *testing.T) {
+				res := verify.Check(context.Background(), m.name+".m", []byte(m.src), verify.Options{
+					Options: job.Options{Algorithm: tc.algo, Symmetry: m.symmetry, HashCompaction: tc.hash,
+						MemoryBytes: budget, Params: tc.params},
+					FS: storagefs.NewMemory(storagefs.Options{})})
+				if res.Verdict != verify.Pass || res.States == nil {
+					t.Fatalf("%s %s %v", res.Verdict, res.Reason, res.Diagnostics)
+				}
+				if *res.States != *want.States || res.RulesFired != want.RulesFired || !slices.Equal(res.LevelSizes, want.LevelSizes) {
+					t.Fatalf("states %d rules %d levels %v, want %d %d %v", *res.States, res.RulesFired, res.LevelSizes,
+						*want.States, want.RulesFired, want.LevelSizes)
+				}
+				if res.PeakBytes > budget {
+					t.Fatalf("peak %d over the budget %d", res.PeakBytes, budget)
+				}
+				d := res.Disk
+				if d == nil || d.Checks < int64(len(want.LevelSizes)) || d.DStates != *res.States+d.Revisited {
+					t.Fatalf("disk report %+v for %d levels", d, len(want.LevelSizes))
+				}
+				if res.DiskWritten == 0 || (d.DBlocks > 0 && d.DBytesRead == 0) {
+					t.Fatalf("disk I/O %d written, %d read of D", res.DiskWritten, d.DBytesRead)
+				}
+				if tc.algo == "dbfs" && d.Revisited != 0 {
+					t.Fatalf("dbfs expanded %d states twice", d.Revisited)
+				}
+				if (tc.hash > 0) != (res.OmissionBound > 0) {
+					t.Fatalf("omission bound %g with hash compaction %d", res.OmissionBound, tc.hash)
+				}
+				if d.Revisited > 0 {
+					revisited = true
+				}
+				t.Logf("%d checks, %d calibrations, %d revisited, D %d blocks, %d bytes read of it", d.Checks, d.Calibrations, d.Revisited, d.DBlocks, d.DBytesRead)
+			})
+		}
+		if m.name == "wide" && !revisited {
+			t.Errorf("%s: no run expanded a state twice: the count's correction went untested", m.name)
+		}
+	}
+}
