@@ -90,6 +90,11 @@ type Options struct {
 	Checkpoint bool
 	Resume     bool
 	RunTag     string
+	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
+	// cannot be checkpointed (liveness properties) runs without one and
+	// says so in a note. The browser app asks it of every run of a
+	// checkpointing engine.
+	CheckpointIfAble bool
 }
 
 // Param returns engine parameter name: the value given in Options, else
