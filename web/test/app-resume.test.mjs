@@ -1,0 +1,92 @@
+// app-resume: a checkpointed disk run (ldbfs) whose tab is closed mid-run
+// is listed on the next visit, resumes from its newest checkpoint, and ends
+// with the counts of an uninterrupted run (the native CLI's exact BFS).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as h from '../testlib/helpers.mjs';
+
+// n_peterson with N = 7: about a hundred and fifty table checks (one per
+// BFS level and more when M fills), so the tab is closed after a few
+// checkpoints and long before the end.
+const model = readFileSync(join(h.root, '..', 'shared', 'models', 'cmurphi', 'mux', 'n_peterson.m'), 'utf8')
+  .replace(/^(\s*N\s*:\s*)\d+/m, '$17');
+
+let srv, browser;
+
+before(async () => {
+  h.requireBuild();
+  srv = await h.startServer();
+  browser = await h.launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.stop();
+});
+
+// liveChecks reads the table checks of the run's progress, -1 before any.
+async function liveChecks(page) {
+  const el = page.locator('[data-testid=live-disk-checks] dd');
+  if (await el.count() === 0) return -1;
+  return Number((await el.textContent()).split(',')[0].replace(/,/g, ''));
+}
+
+test('a disk run interrupted by closing the tab resumes on the next visit with the exact counts', async () => {
+  assert.match(model, /N\s*:\s*7\b/, 'N was set in the model');
+  const file = join(mkdtempSync(join(tmpdir(), 'locus-resume-')), 'np7.m');
+  writeFileSync(file, model);
+  const exact = h.nativeCheck(file, []);
+  assert.equal(exact.verdict, 'pass', exact.reason);
+
+  const first = await browser.context.newPage();
+  await h.openApp(first, srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
+  await first.waitForFunction((want) => window.locus.editor.getText() === want, model);
+  assert.equal(await first.locator('[data-testid=opt-algorithm]').inputValue(), 'ldbfs');
+  await first.locator('[data-testid=run]').click();
+  // Close the tab once a few checkpoints are written, while it runs.
+  await first.waitForFunction(() => {
+    const dd = document.querySelector('[data-testid=live-disk-checks] dd');
+    return dd && Number(dd.textContent.split(',')[0].replace(/,/g, '')) >= 4;
+  }, null, { timeout: 240000 });
+  const checksAtClose = await liveChecks(first);
+  assert.ok(await first.locator('[data-testid=verdict-panel] [data-testid=verdict]').count() === 0 ||
+    !(await first.locator('[data-testid=run]').isEnabled()), 'the run was still going when the tab closed');
+  await h.screenshot(first, 'resume-10-before-close');
+  await first.close();
+
+  const second = await browser.context.newPage();
+  await h.openApp(second, srv.url);
+  const stored = second.locator('[data-testid=stored-run]');
+  const resume = stored.locator('[data-testid=stored-resume]');
+  await second.waitForFunction(() => {
+    const b = document.querySelector('[data-testid=stored-run] [data-testid=stored-resume]');
+    return b && !b.disabled;
+  }, null, { timeout: 60000 });
+  assert.equal(await stored.count(), 1);
+  const summary = await stored.textContent();
+  assert.match(summary, /np7\.m/);
+  assert.match(summary, /checkpoint after/, `a checkpoint was written before the tab closed (${checksAtClose} checks): ${summary}`);
+  assert.match(await second.locator('[data-testid=storage-usage]').textContent(), /used of/);
+  await h.screenshot(second, 'resume-20-listed');
+
+  const before = await second.locator('[data-testid=verdict-panel]').getAttribute('data-run');
+  await resume.click();
+  await second.waitForFunction((old) => {
+    const p = document.querySelector('[data-testid=verdict-panel]');
+    return p && !p.hidden && p.dataset.run !== old && document.querySelector('[data-testid=verdict]');
+  }, before, { timeout: 300000 });
+  await second.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled, null, { timeout: 300000 });
+  await h.screenshot(second, 'resume-30-done');
+  const verdict = (await second.locator('[data-testid=verdict]').textContent()).trim();
+  assert.equal(verdict, 'pass', await second.locator('[data-testid=verdict-text]').textContent());
+  assert.equal(await second.evaluate(() => window.locus.editor.getText()), model, 'the stored model is back in the editor');
+  assert.equal(await h.statNumber(second, 'states'), exact.states);
+  assert.equal(await h.statNumber(second, 'rules'), exact.rules_fired);
+  assert.match(await second.locator('[data-testid=stat-checkpoint] dd').textContent(), /resumed 1 time/);
+  // The finished run's store is deleted.
+  await second.waitForFunction(() => document.querySelectorAll('[data-testid=stored-run]').length === 0 &&
+    !document.querySelector('[data-testid=stored-none]').hidden, null, { timeout: 30000 });
+});
