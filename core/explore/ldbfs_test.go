@@ -112,3 +112,87 @@ func TestDiskSearchCounts(t *testing.T) {
 		}
 	}
 }
+
+// goneFS is a store the browser evicts mid-run: after a number of writes
+// every operation fails with ErrStoreGone.
+type goneFS struct {
+	storagefs.FS
+	writes, after int
+}
+
+func (g *goneFS) gone(name string) error {
+	return &storagefs.Error{Op: "write", Name: name, Err: storagefs.ErrStoreGone}
+}
+
+func (g *goneFS) WriteSegment(name string, data []byte) error {
+	if g.writes++; g.writes > g.after {
+		return g.gone(name)
+	}
+	return g.FS.WriteSegment(name, data)
+}
+
+func (g *goneFS) ReadSegment(name string, buf []byte) ([]byte, error) {
+	if g.writes > g.after {
+		return nil, g.gone(name)
+	}
+	return g.FS.ReadSegment(name, buf)
+}
+
+// TestDiskSearchStorageLost: a checkpointed ldbfs run whose storage fills
+// its quota, or is evicted, mid-run ends incomplete with the reason; with
+// a full quota its newest checkpoint is kept, and resuming it with room
+// to spare ends with breadth-first search's counts.
+func TestDiskSearchStorageLost(t *testing.T) {
+	const budget = 768 << 10
+	src := counters
+	want := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{
+		Options: job.Options{Algorithm: "bfs", Symmetry: "off"}})
+	if want.Verdict != verify.Pass || want.States == nil {
+		t.Fatalf("bfs: %s %s", want.Verdict, want.Reason)
+	}
+	opts := job.Options{Algorithm: "ldbfs", Symmetry: "off", MemoryBytes: budget, Checkpoint: true}
+
+	t.Run("quota", func(t *testing.T) {
+		mem := storagefs.NewMemory(storagefs.Options{})
+		full := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: mem})
+		if full.Verdict != verify.Pass {
+			t.Fatalf("uncapped: %s %s", full.Verdict, full.Reason)
+		}
+		capped := storagefs.NewMemory(storagefs.Options{MaxBytes: full.DiskWritten / 8})
+		res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: capped})
+		if res.Verdict != verify.Incomplete || !strings.Contains(res.Reason, "quota") {
+			t.Fatalf("capped: got %s %q, want incomplete for the quota", res.Verdict, res.Reason)
+		}
+		if res.Checkpoint == nil || !res.Checkpoint.Resumable {
+			t.Fatalf("capped: the checkpoint was not kept: %+v", res.Checkpoint)
+		}
+		// Copy the kept checkpoint to a store with room, and resume.
+		roomy := storagefs.NewMemory(storagefs.Options{})
+		segs, err := capped.ListSegments("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sg := range segs {
+			data, err := capped.ReadSegment(sg.Name, nil)
+			if err == nil {
+				err = roomy.WriteSegment(sg.Name, data)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		resumed := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: roomy, Resume: true})
+		if resumed.Verdict != verify.Pass || *resumed.States != *want.States || resumed.RulesFired != want.RulesFired {
+			t.Fatalf("resumed: %s %q, %v states %d rules; want %d states %d rules", resumed.Verdict, resumed.Reason,
+				resumed.States, resumed.RulesFired, *want.States, want.RulesFired)
+		}
+	})
+
+	t.Run("evicted", func(t *testing.T) {
+		fs := &goneFS{FS: storagefs.NewMemory(storagefs.Options{}), after: 40}
+		res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: fs})
+		if res.Verdict != verify.Incomplete || !strings.Contains(res.Reason, "deleted") {
+			t.Fatalf("got %s %q, want incomplete: storage deleted", res.Verdict, res.Reason)
+		}
+	})
+}
