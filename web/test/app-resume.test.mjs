@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import * as h from '../testlib/helpers.mjs';
+
+// axe fails on serious or critical accessibility problems of page's view.
+async function axe(page, view) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.equal(bad.length, 0, `${view}:\n` + bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`).join('\n'));
+}
 
 // n_peterson with N = 7: about a hundred and fifty table checks (one per
 // BFS level and more when M fills), so the tab is closed after a few
@@ -52,6 +60,10 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
     return dd && Number(dd.textContent.split(',')[0].replace(/,/g, '')) >= 4;
   }, null, { timeout: 240000 });
   const checksAtClose = await liveChecks(first);
+  for (const key of ['disk-m', 'disk-d', 'disk-cloud', 'disk-rates']) {
+    assert.equal(await first.locator(`[data-testid=live-${key}]`).count(), 1, `the live view shows ${key}`);
+  }
+  await axe(first, 'a disk run in progress');
   assert.ok(await first.locator('[data-testid=verdict-panel] [data-testid=verdict]').count() === 0 ||
     !(await first.locator('[data-testid=run]').isEnabled()), 'the run was still going when the tab closed');
   await h.screenshot(first, 'resume-10-before-close');
@@ -71,6 +83,7 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
   assert.match(summary, /checkpoint after/, `a checkpoint was written before the tab closed (${checksAtClose} checks): ${summary}`);
   assert.match(await second.locator('[data-testid=storage-usage]').textContent(), /used of/);
   await h.screenshot(second, 'resume-20-listed');
+  await axe(second, 'the stored runs');
 
   const before = await second.locator('[data-testid=verdict-panel]').getAttribute('data-run');
   await resume.click();
@@ -89,4 +102,62 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
   // The finished run's store is deleted.
   await second.waitForFunction(() => document.querySelectorAll('[data-testid=stored-run]').length === 0 &&
     !document.querySelector('[data-testid=stored-none]').hidden, null, { timeout: 30000 });
+});
+
+test('a disk run that fills the storage quota ends incomplete, keeps its checkpoint, and resumes once there is room', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'locus-quota-')), 'np7.m');
+  writeFileSync(file, model);
+  const exact = h.nativeCheck(file, []);
+  const onDisk = h.nativeCheck(file, ['--algo', 'ldbfs', '-m', '16']);
+  assert.ok(onDisk.disk.d_bytes > 1 << 20, `D grows past 1 MiB (${onDisk.disk.d_bytes} bytes)`);
+
+  const page = await browser.context.newPage();
+  await h.openApp(page, srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
+  await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
+  // Let the service worker finish caching the site, so that the origin's
+  // usage holds still; then leave the run a quota of 3 MiB more than that
+  // (Chromium's DevTools quota override).
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  let usage = -1;
+  for (let i = 0; i < 30; i++) {
+    const u = await page.evaluate(async () => (await navigator.storage.estimate()).usage);
+    if (u === usage) break;
+    usage = u;
+    await page.waitForTimeout(1000);
+  }
+  const cdp = await browser.context.newCDPSession(page);
+  const origin = new URL(srv.url).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + (3 << 20) });
+  try {
+    const verdict = await h.run(page, { timeout: 300000 });
+    await h.screenshot(page, 'resume-40-quota');
+    const why = await page.locator('[data-testid=verdict-text]').textContent();
+    assert.equal(verdict, 'incomplete', why);
+    assert.match(why, /quota/i);
+    console.log('# quota verdict: ' + why.replace(/\s+/g, ' '));
+    assert.match(await page.locator('[data-testid=stat-checkpoint] dd').textContent(), /kept in browser storage/);
+  } finally {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+  }
+  const stored = page.locator('[data-testid=stored-run]');
+  await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid=stored-run] [data-testid=stored-resume]');
+    return b && !b.disabled;
+  }, null, { timeout: 60000 });
+  assert.equal(await stored.count(), 1);
+  assert.match(await stored.textContent(), /checkpoint after/);
+
+  const before = await page.locator('[data-testid=verdict-panel]').getAttribute('data-run');
+  await stored.locator('[data-testid=stored-resume]').click();
+  await page.waitForFunction((old) => {
+    const p = document.querySelector('[data-testid=verdict-panel]');
+    return p && !p.hidden && p.dataset.run !== old && document.querySelector('[data-testid=verdict]');
+  }, before, { timeout: 300000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled, null, { timeout: 300000 });
+  assert.equal((await page.locator('[data-testid=verdict]').textContent()).trim(), 'pass',
+    await page.locator('[data-testid=verdict-text]').textContent());
+  assert.equal(await h.statNumber(page, 'states'), exact.states);
+  assert.equal(await h.statNumber(page, 'rules'), exact.rules_fired);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=stored-run]').length === 0, null, { timeout: 30000 });
+  await page.close();
 });
