@@ -13,6 +13,13 @@ self.onmessage = (e) => {
   else self.locusPending.push(e.data);
 };
 
+// worker.js?storage=indexeddb hides OPFS from the engine, which then keeps
+// its disk data in IndexedDB (to measure or test that backend where OPFS
+// exists; see web/src/engine.js).
+if (new URLSearchParams(self.location.search).get('storage') === 'indexeddb' && self.FileSystemFileHandle) {
+  delete self.FileSystemFileHandle.prototype.createSyncAccessHandle;
+}
+
 importScripts('wasm_exec.js');
 
 // Keep the tail of Go's standard error so a fatal error (such as running

@@ -24,8 +24,14 @@ const exportsByKey = new Map(); // trace key -> {text: Blob, json: Blob}
 export const engine = {
   compile,
   // spawn starts an engine Worker and hands it the compiled module.
+  // localStorage 'locus-storage' = 'indexeddb' makes the engine use
+  // IndexedDB even where OPFS exists (for measurements and tests).
   spawn() {
-    const w = new Worker('worker.js');
+    let url = 'worker.js';
+    try {
+      if (localStorage.getItem('locus-storage') === 'indexeddb') url += '?storage=indexeddb';
+    } catch (e) { /* no localStorage */ }
+    const w = new Worker(url);
     compile().then((module) => w.postMessage({ module }));
     return w;
   },
