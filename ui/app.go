@@ -416,7 +416,7 @@ func (a *App) startCheck(opts protocol.Options, src, store string) {
 	editorMark(0, "")
 	a.prepareSpare()
 	a.runWorker, a.spare = a.spare, nil
-	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts, Store: store}); err != nil {
+	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts, Store: store, Storage: a.storedKind(store)}); err != nil {
 		a.finish("failed", "cannot start the check: "+err.Error())
 	}
 }

@@ -118,6 +118,14 @@ func (a *App) StoredRun(store string) *protocol.StoredRun {
 	return nil
 }
 
+// storedKind is the kind of storage stored run store is in ("" if none).
+func (a *App) storedKind(store string) string {
+	if r := a.StoredRun(store); r != nil && store != "" {
+		return r.Kind
+	}
+	return ""
+}
+
 // ResumeRun is a stored run's Resume button: it puts the run's model and
 // options back on the page and continues the run from its newest
 // checkpoint.

@@ -99,8 +99,8 @@ type Message struct {
 	Engines []EngineInfo `json:"engines,omitempty"`
 
 	// Store names a checkpointed run's browser store: in a check message
-	// it resumes that run (Source and Options must be the run's own), in
-	// a delete-run message it deletes it.
+	// it resumes that run (with its own model and options; Storage says
+	// which kind of store it is), in a delete-run message it deletes it.
 	Store string `json:"store,omitempty"`
 	// Runs lists the checkpointed runs in browser storage.
 	Runs []StoredRun `json:"runs,omitempty"`

@@ -49,7 +49,7 @@ type ckptStore struct {
 // records its model and options there.
 func newCheckpointStore(m protocol.Message) (*ckptStore, error) {
 	name := fmt.Sprintf("%s%d-%d", ckptPrefix, time.Now().UnixNano(), m.ID)
-	c, err := lockAndOpen(name)
+	c, err := lockAndOpen(name, "")
 	if err != nil {
 		return nil, err
 	}
@@ -73,11 +73,11 @@ func newCheckpointStore(m protocol.Message) (*ckptStore, error) {
 	return c, nil
 }
 
-// openCheckpointStore opens stored run name to resume it, with its model
-// and options.
-func openCheckpointStore(name string) (*ckptStore, savedRun, []byte, error) {
+// openCheckpointStore opens stored run name, of kind (as listed), to
+// resume it, with its model and options.
+func openCheckpointStore(name, kind string) (*ckptStore, savedRun, []byte, error) {
 	var run savedRun
-	c, err := lockAndOpen(name)
+	c, err := lockAndOpen(name, kind)
 	if err != nil {
 		return nil, run, nil, err
 	}
@@ -93,7 +93,9 @@ func openCheckpointStore(name string) (*ckptStore, savedRun, []byte, error) {
 	return c, run, src, nil
 }
 
-func lockAndOpen(name string) (*ckptStore, error) {
+// lockAndOpen takes the lock of store name and opens it: as kind, or where
+// new stores go if kind is "".
+func lockAndOpen(name, kind string) (*ckptStore, error) {
 	got, err := await(js.Global().Call("locusTryLock", name))
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock the run's storage: %w", err)
@@ -101,7 +103,12 @@ func lockAndOpen(name string) (*ckptStore, error) {
 	if !got.Truthy() {
 		return nil, errors.New("the run is going on in another tab or window")
 	}
-	fs, err := storagefs.OpenBrowser(name, storagefs.Options{})
+	var fs storagefs.FS
+	if kind == "" {
+		fs, err = storagefs.OpenBrowser(name, storagefs.Options{})
+	} else {
+		fs, err = openKind(name, kind)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ func (w *worker) check(m protocol.Message) {
 	var ckNote string
 	resume := m.Store != ""
 	if resume {
-		c, run, saved, err := openCheckpointStore(m.Store)
+		c, run, saved, err := openCheckpointStore(m.Store, m.Storage)
 		if err != nil {
 			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot resume the run: " + err.Error()})
 			return

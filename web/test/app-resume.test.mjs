@@ -42,7 +42,10 @@ async function liveChecks(page) {
   return Number((await el.textContent()).split(',')[0].replace(/,/g, ''));
 }
 
-test('a disk run interrupted by closing the tab resumes on the next visit with the exact counts', async () => {
+// closeAndResume runs the model with ldbfs on storage ('opfs', or
+// 'indexeddb' with OPFS hidden from the engine), closes the tab mid-run,
+// and resumes the run from a new tab.
+async function closeAndResume(storage) {
   assert.match(model, /N\s*:\s*7\b/, 'N was set in the model');
   const file = join(mkdtempSync(join(tmpdir(), 'locus-resume-')), 'np7.m');
   writeFileSync(file, model);
@@ -50,6 +53,7 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
   assert.equal(exact.verdict, 'pass', exact.reason);
 
   const first = await browser.context.newPage();
+  if (storage === 'indexeddb') await first.addInitScript(() => localStorage.setItem('locus-storage', 'indexeddb'));
   await h.openApp(first, srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
   await first.waitForFunction((want) => window.locus.editor.getText() === want, model);
   assert.equal(await first.locator('[data-testid=opt-algorithm]').inputValue(), 'ldbfs');
@@ -60,13 +64,14 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
     return dd && Number(dd.textContent.split(',')[0].replace(/,/g, '')) >= 4;
   }, null, { timeout: 240000 });
   const checksAtClose = await liveChecks(first);
+  assert.match(await first.locator('.progress .storage').textContent(), storage === 'opfs' ? /origin private/ : /IndexedDB/);
   for (const key of ['disk-m', 'disk-d', 'disk-cloud', 'disk-rates']) {
     assert.equal(await first.locator(`[data-testid=live-${key}]`).count(), 1, `the live view shows ${key}`);
   }
   await axe(first, 'a disk run in progress');
   assert.ok(await first.locator('[data-testid=verdict-panel] [data-testid=verdict]').count() === 0 ||
     !(await first.locator('[data-testid=run]').isEnabled()), 'the run was still going when the tab closed');
-  await h.screenshot(first, 'resume-10-before-close');
+  await h.screenshot(first, `resume-10-${storage}-before-close`);
   await first.close();
 
   const second = await browser.context.newPage();
@@ -82,7 +87,7 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
   assert.match(summary, /np7\.m/);
   assert.match(summary, /checkpoint after/, `a checkpoint was written before the tab closed (${checksAtClose} checks): ${summary}`);
   assert.match(await second.locator('[data-testid=storage-usage]').textContent(), /used of/);
-  await h.screenshot(second, 'resume-20-listed');
+  await h.screenshot(second, `resume-20-${storage}-listed`);
   await axe(second, 'the stored runs');
 
   const before = await second.locator('[data-testid=verdict-panel]').getAttribute('data-run');
@@ -92,7 +97,7 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
     return p && !p.hidden && p.dataset.run !== old && document.querySelector('[data-testid=verdict]');
   }, before, { timeout: 300000 });
   await second.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled, null, { timeout: 300000 });
-  await h.screenshot(second, 'resume-30-done');
+  await h.screenshot(second, `resume-30-${storage}-done`);
   const verdict = (await second.locator('[data-testid=verdict]').textContent()).trim();
   assert.equal(verdict, 'pass', await second.locator('[data-testid=verdict-text]').textContent());
   assert.equal(await second.evaluate(() => window.locus.editor.getText()), model, 'the stored model is back in the editor');
@@ -102,7 +107,12 @@ test('a disk run interrupted by closing the tab resumes on the next visit with t
   // The finished run's store is deleted.
   await second.waitForFunction(() => document.querySelectorAll('[data-testid=stored-run]').length === 0 &&
     !document.querySelector('[data-testid=stored-none]').hidden, null, { timeout: 30000 });
-});
+  await second.close();
+}
+
+test('a disk run interrupted by closing the tab resumes on the next visit with the exact counts (OPFS)', () => closeAndResume('opfs'));
+
+test('the same on IndexedDB (OPFS hidden from the engine)', () => closeAndResume('indexeddb'));
 
 test('a disk run that fills the storage quota ends incomplete, keeps its checkpoint, and resumes once there is room', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'locus-quota-')), 'np7.m');
