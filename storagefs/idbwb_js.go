@@ -15,7 +15,10 @@ package storagefs
 // committed, and a write waits while more than writeBehindBytes are queued.
 // A commit that fails (a full quota, a deleted database) fails every later
 // operation: the segments it held are lost, and saying so at once is what
-// keeps the loss from going unnoticed.
+// keeps the loss from going unnoticed. Changes commit in the order they
+// were made and nothing commits after a failure, so the database always
+// holds a prefix of them, as after a crash at that point: what checkpoints
+// (a manifest written after a Sync) are built to survive.
 
 import (
 	"bytes"
