@@ -66,7 +66,7 @@ func init() {
 		Levels: true, UsesStorage: true, Randomized: true, HashCompaction: true,
 		Params: []job.ParamInfo{
 			{Name: "g", Title: "Share of the memory for the queue (the paper's g)", Default: 0.8, Min: 0.01, Max: 0.99},
-			{Name: "k", Title: "States the observer samples (the paper used a hundredth to a thousandth of the reachable states)", Default: 200, Min: 1, Max: 1 << 24, Integer: true},
+			{Name: "k", Title: "States the observer samples at once (the paper used a hundredth to a thousandth of the reachable states)", Default: 200, Min: 1, Max: 1 << 24, Integer: true},
 			{Name: "maxpom", Title: "Stop when the estimated omission probability falls below this (MAXPOM)", Default: 0.01, Min: 1e-9, Max: 1},
 			{Name: "overhead", Title: "Give up when the states visited reach this many times the distinct states seen", Default: 10, Min: 1, Max: 1e6},
 		},
