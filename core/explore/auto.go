@@ -2,11 +2,11 @@ package explore
 
 // This file registers auto: the engine for users who should not have to
 // know the others. It runs an exact BFS; when the memory budget is full it
-// converts the visited set in place into 40-bit signatures (hash
-// compaction, about a third of the memory per state) and goes on without
-// restarting; when that fills too and storage is available, the
-// signatures move to the file D of a disk-based search and it goes on as
-// LDBFS (ldbfs.go), still never forgetting a state; without storage (or
+// converts the visited set in place into signatures (hash compaction,
+// about a third of the memory per state) and goes on without restarting;
+// when that fills too and storage is available, the signatures move to the
+// file D of a disk-based search and it goes on as LDBFS (ldbfs.go), still
+// never forgetting a state; without storage (or
 // with the parameter disk=0) the signature table becomes a cache
 // (cache-based BFS) and the search goes on with the no-progress detector.
 // The phases in the result say which; the verdict says which guarantee
@@ -14,6 +14,7 @@ package explore
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -22,16 +23,28 @@ import (
 	"github.com/locus-mc/locus/core/store"
 )
 
-// autoSigBits is the signature width auto switches to (CMurphi's default).
-const autoSigBits = 40
+// The signature widths auto switches to. In memory alone, 40 bits
+// (CMurphi's default): a table of n states compares a new state with the
+// few signatures its probes meet, so the omission bound grows like n/2^40.
+// When the signatures may move to disk, 64: every check compares each
+// candidate with all of D (or its cloud), so the bound grows like n^2/2^k,
+// and at 40 bits it passes 1 near a million states (2.87M states of
+// n_peterson lost 6). The signatures cannot be widened on the way to disk
+// (the states are gone), so the compact phase starts at 64 when a disk
+// phase can follow; it holds fewer states, and the disk phase starts
+// sooner.
+const (
+	autoSigBits     = 40
+	autoDiskSigBits = 64
+)
 
 func init() {
 	register(job.EngineInfo{
 		Name:  "auto",
 		Title: "Automatic (exact, then hash compaction, then disk or cache)",
 		Help: "Exact breadth-first search while the states fit in the memory budget; then, without restarting, " +
-			"40-bit hash compaction (a tiny chance of missing a state, bounded in the result); then, with storage, disk-based BFS (ldbfs) " +
-			"on the signatures, else a cache of recent states. " +
+			"hash compaction (a tiny chance of missing a state, bounded in the result: 64-bit signatures when storage is available, else 40-bit); " +
+			"then, with storage, disk-based BFS (ldbfs) on the signatures, else a cache of recent states. " +
 			"The result says which guarantee holds.",
 		Levels: true, ShortestTraces: true, UsesStorage: true,
 		Params: []job.ParamInfo{
@@ -62,13 +75,20 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			exact.Release()
 			return abandon(s, err)
 		}
-		// With storage, the signatures go to disk when they fill the
-		// budget (LDBFS); the memory D's buffers will need then is set
-		// aside now, when it is there.
+		// With storage, the states go to disk when their signatures fill
+		// the budget (LDBFS); the memory D's buffers will need then is
+		// set aside now, when it is there. States no larger than a
+		// signature go to disk whole, straight from the exact phase.
 		var reserve int64
+		bits, diskBits := autoSigBits, autoDiskSigBits
+		if s.m.StateBytes <= autoDiskSigBits/8 {
+			diskBits = 0
+		}
 		if opts.FS != nil && !ids && opts.Param("disk") == 1 {
-			reserve = geometryOf(s, false, autoSigBits).filesBytes()
-			if !s.b.Reserve(diskReservePart, reserve) {
+			reserve = max(geometryOf(s, false, diskBits).filesBytes(), geometryOf(s, false, autoDiskSigBits).filesBytes())
+			if s.b.Reserve(diskReservePart, reserve) {
+				bits = autoDiskSigBits
+			} else {
 				reserve = 0
 			}
 		}
@@ -76,7 +96,20 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 		watchProgress(s, sample, opts.Param("revisits"), func() bool { return table != nil && table.IsCache() })
 		s.full = func(cause error) bool {
 			if table == nil {
-				table = toCompact(s, exact, ids)
+				// Straight to disk when a signature table would not
+				// hold the states much longer than the exact set did
+				// (auto goes on disk only once it expands states).
+				if reserve > 0 && s.expanded > 0 && (diskBits == 0 || !compactFits(s, exact, ids, bits)) {
+					s.b.Release(diskReservePart, reserve)
+					reserve = 0
+					var err error
+					if disk, err = exactToDisk(s, exact, diskBits); err != nil {
+						s.incomplete(err)
+						return false
+					}
+					return true
+				}
+				table = toCompact(s, exact, ids, bits)
 				return table != nil
 			}
 			canDisk := reserve > 0 && s.expanded > 0
@@ -86,7 +119,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			}
 			if canDisk {
 				var err error
-				if disk, err = toDisk(s, table); err != nil {
+				if disk, err = toDisk(s, table, bits); err != nil {
 					s.incomplete(err)
 					return false
 				}
@@ -127,11 +160,55 @@ const diskReservePart = "disk search reserve"
 // toDisk moves the signatures of a full Compact table to the file D of a
 // disk search and makes the search go on as LDBFS: every state known so
 // far is in D, those still queued will be expanded, and the states met
-// from now on are checked against D.
-func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
-	n := table.Len()
-	bound := table.Stats().OmissionBound
-	l, err := newDiskFiles(s, false, autoSigBits)
+// from now on are checked against D. bits is the table's signature width,
+// which D and M keep.
+func toDisk(s *searcher, table *store.Table, bits int) (*diskBFS, error) {
+	n, bound := table.Len(), table.Stats().OmissionBound
+	l, err := goOnDisk(s, bits, func(l *diskBFS) error {
+		defer table.Release()
+		return table.DrainSignatures(l.d.Append)
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.priorBound = bound
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states even their signatures filled the memory budget: "+
+		"the search went on with them on disk (LDBFS, disk-based BFS with locality, %d-bit signatures)", n, bits))
+	return l, nil
+}
+
+// exactToDisk moves the states of the full exact set to D, as signatures
+// of bits bits, or whole if bits is 0, and makes the search go on as LDBFS.
+func exactToDisk(s *searcher, exact *store.Exact, bits int) (*diskBFS, error) {
+	n := exact.Len()
+	var key [8]byte
+	l, err := goOnDisk(s, bits, func(l *diskBFS) error {
+		defer exact.Release()
+		return exact.Drain(func(_ int64, rec []byte) error {
+			if bits == 0 {
+				return l.d.Append(rec)
+			}
+			binary.LittleEndian.PutUint64(key[:], store.Signature(rec, bits))
+			return l.d.Append(key[:(bits+7)/8])
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("as %d-bit signatures", bits)
+	if bits == 0 {
+		what = fmt.Sprintf("whole (%d bytes a state, no larger than a signature: nothing can be omitted)", s.m.StateBytes)
+	}
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: "+
+		"the search went on with them on disk %s (LDBFS, disk-based BFS with locality)", n, what))
+	return l, nil
+}
+
+// goOnDisk sets up the files of a disk search whose keys have bits bits
+// (0: packed states), lets fill append the states known so far to D, and
+// makes the search go on as LDBFS.
+func goOnDisk(s *searcher, bits int, fill func(*diskBFS) error) (*diskBFS, error) {
+	l, err := newDiskFiles(s, false, bits)
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +216,13 @@ func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
 		l.close()
 		return nil, fmt.Errorf("going on disk: %w", err)
 	}
-	if err := table.DrainSignatures(l.d.Append); err != nil {
+	if err := fill(l); err != nil {
 		return fail(err)
 	}
-	table.Release()
 	if err := s.trail.Spill(); err != nil {
 		return fail(err)
 	}
-	if err := l.openMemory(autoSigBits); err != nil {
+	if err := l.openMemory(bits); err != nil {
 		return fail(err)
 	}
 	// The states queued (and the one being expanded) are in D before R's
@@ -155,24 +231,30 @@ func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
 	l.rBase = l.d.Len()
 	l.rSkip = s.front.Len() + 1 // auto goes on disk only once it expands states
 	l.rRules = s.res.RulesFired
-	l.priorBound = bound
 	l.install()
 	s.res.Phases = append(s.res.Phases, phaseLDBFS)
-	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states even their signatures filled the memory budget: "+
-		"the search went on with them on disk (LDBFS, disk-based BFS with locality)", n))
 	return l, nil
+}
+
+// compactFits reports whether a table of bits-bit signatures holds the
+// exact set's states, and a quarter more, in the memory the conversion
+// would have.
+func compactFits(s *searcher, exact *store.Exact, ids bool, bits int) bool {
+	to := store.TableOptions{SigBits: bits, Stamps: true, IDs: ids}
+	n := exact.Len()
+	return store.CompactCapacity(s.m.StateBytes, to, s.b.Available()+exact.IndexBytes()-queueShare(s.opts)/2) >= n+n/4
 }
 
 // toCompact converts the exact set into a signature table in the memory it
 // frees, and makes it the search's visited set; nil if it cannot.
-func toCompact(s *searcher, exact *store.Exact, ids bool) *store.Table {
+func toCompact(s *searcher, exact *store.Exact, ids bool, bits int) *store.Table {
 	n := exact.Len()
 	// Spilling the trail gives its memory back first.
 	if err := s.trail.Spill(); err != nil {
 		s.res.Notes = append(s.res.Notes, err.Error())
 		return nil
 	}
-	to := store.TableOptions{SigBits: autoSigBits, Stamps: true, IDs: ids, Keep: keepFor(s.opts)}
+	to := store.TableOptions{SigBits: bits, Stamps: true, IDs: ids, Keep: keepFor(s.opts)}
 	// The exact table's index (8 bytes a slot) is released before the
 	// signature table is made, so a table sized for the states so far
 	// (and room to grow) always fits where the index was.
@@ -211,6 +293,6 @@ func toCompact(s *searcher, exact *store.Exact, ids bool) *store.Table {
 	}
 	s.visited = table
 	s.res.Phases = append(s.res.Phases, store.KindCompact)
-	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: the search went on with %d-bit hash compaction", n, autoSigBits))
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: the search went on with %d-bit hash compaction", n, bits))
 	return table
 }
