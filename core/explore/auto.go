@@ -46,18 +46,53 @@ func init() {
 			"hash compaction (a tiny chance of missing a state, bounded in the result: 64-bit signatures when storage is available, else 40-bit); " +
 			"then, with storage, disk-based BFS (ldbfs) on the signatures, else a cache of recent states. " +
 			"The result says which guarantee holds.",
-		Levels: true, ShortestTraces: true, UsesStorage: true,
+		Levels: true, ShortestTraces: true, UsesStorage: true, Checkpoints: true,
 		Params: []job.ParamInfo{
 			{Name: "revisits", Title: "In cache mode, stop after this many times the known states were inserted with nothing new found", Default: 3, Min: 1, Max: 1000},
 			{Name: "disk", Title: "When even signatures fill the budget: 1 goes on with them on disk (LDBFS) if storage is available, 0 with a cache of recent states", Default: 1, Min: 0, Max: 1, Integer: true},
 		},
 	}, auto)
+	registry["auto"].check = checkAutoOptions
+}
+
+// checkAutoOptions refuses a checkpointed auto run that can never reach
+// its disk phase, the only one it checkpoints: the exact and compact
+// phases live in memory, and hold at most the budget's worth of states,
+// so a run killed in them starts over on resume.
+func checkAutoOptions(opts Options) error {
+	if !opts.Checkpoint || opts.Resume {
+		return nil
+	}
+	switch {
+	case opts.MemoryBytes == 0:
+		return fmt.Errorf("auto writes checkpoints only once it goes on disk, and without a memory budget (-m) it never does: give one, or use --algo ldbfs")
+	case opts.Param("disk") == 0:
+		return fmt.Errorf("auto writes checkpoints only once it goes on disk, and with disk=0 it never does")
+	}
+	return nil
 }
 
 func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
+	if opts.Resume {
+		// Only the disk phase has checkpoints; without one the run
+		// starts over (resumeDisk says so).
+		return resumeDisk(ctx, m, opts, false)
+	}
+	if opts.Checkpoint {
+		if opts.FS == nil {
+			return &Result{Verdict: Error, Reason: "a checkpoint needs storage (a directory, or the browser's)"}
+		}
+		if err := liveCheckpointRefusal(m); err != nil {
+			return &Result{Verdict: Error, Reason: err.Error()}
+		}
+	}
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
 		return failed
+	}
+	if opts.Checkpoint {
+		s.res.Notes = append(s.res.Notes, "auto writes checkpoints from its disk phase on: "+
+			"its exact and compact phases live in memory, so a run interrupted in them starts over when resumed")
 	}
 	exact, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {
@@ -231,6 +266,11 @@ func goOnDisk(s *searcher, bits int, fill func(*diskBFS) error) (*diskBFS, error
 	l.rBase = l.d.Len()
 	l.rSkip = s.front.Len() + 1 // auto goes on disk only once it expands states
 	l.rRules = s.res.RulesFired
+	if s.opts.Checkpoint {
+		if l.ck, err = newDiskCheckpointer(l); err != nil {
+			return fail(err)
+		}
+	}
 	l.install()
 	s.res.Phases = append(s.res.Phases, phaseLDBFS)
 	return l, nil

@@ -116,3 +116,61 @@ func TestAutoPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoCheckpointResume interrupts checkpointed auto runs in their disk
+// phase (after a few checks) and before it (during the exact phase, which
+// writes no checkpoint), resumes each in the same storage, and gets the
+// phases, counts, levels and guarantee of an uninterrupted run; a
+// resumption before any checkpoint starts over and says so.
+func TestAutoCheckpointResume(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		model  string
+		budget int64
+		phases []string
+	}{
+		{"counters", counters, 640 << 10, []string{"exact", "ldbfs"}},
+		{"wideCounters", wideCounters, 1536 << 10, []string{"exact", "compact", "ldbfs"}},
+	} {
+		opts := func(fsys storagefs.FS, resume bool, progress func(verify.Progress)) verify.Options {
+			return verify.Options{Options: job.Options{Algorithm: "auto", MemoryBytes: tc.budget, Checkpoint: true, ProgressEvery: 1},
+				FS: fsys, Resume: resume, Progress: progress}
+		}
+		want := verify.Check(context.Background(), "c.m", []byte(tc.model), opts(storagefs.NewMemory(storagefs.Options{}), false, nil))
+		if want.Verdict != verify.Pass || !slices.Equal(want.Phases, tc.phases) || want.States == nil || *want.States != 64000 || want.Checkpoint == nil {
+			t.Fatalf("%s uninterrupted: %s %v states %v checkpoint %+v (%s)", tc.name, want.Verdict, want.Phases, want.States, want.Checkpoint, want.Reason)
+		}
+		for _, stopAt := range []string{"disk", "exact"} {
+			fsys := storagefs.NewMemory(storagefs.Options{})
+			ctx, cancel := context.WithCancel(context.Background())
+			stop := func(p verify.Progress) {
+				if (stopAt == "disk" && p.Disk != nil && p.Disk.Checks >= 5) || (stopAt == "exact" && p.States > 1000) {
+					cancel()
+				}
+			}
+			first := verify.Check(ctx, "c.m", []byte(tc.model), opts(fsys, false, stop))
+			cancel()
+			resumable := first.Checkpoint != nil && first.Checkpoint.Resumable
+			if first.Verdict == verify.Pass || resumable != (stopAt == "disk") {
+				t.Fatalf("%s stopped in the %s phase: %s (%s), checkpoint %+v", tc.name, stopAt, first.Verdict, first.Reason, first.Checkpoint)
+			}
+			got := verify.Check(context.Background(), "c.m", []byte(tc.model), opts(fsys, true, nil))
+			if got.Verdict != verify.Pass || !slices.Equal(got.Phases, want.Phases) || got.States == nil || *got.States != *want.States ||
+				got.RulesFired != want.RulesFired || !slices.Equal(got.LevelSizes, want.LevelSizes) || got.Guarantee != want.Guarantee {
+				t.Fatalf("%s resumed after a stop in the %s phase: %s %v states %v rules %d levels %d %s; uninterrupted: %v %d %d %d %s (%s)",
+					tc.name, stopAt, got.Verdict, got.Phases, got.States, got.RulesFired, len(got.LevelSizes), got.Guarantee,
+					want.Phases, *want.States, want.RulesFired, len(want.LevelSizes), want.Guarantee, got.Reason)
+			}
+			if want.OmissionBound > 0 && (got.OmissionBound < want.OmissionBound/2 || got.OmissionBound > 2*want.OmissionBound) {
+				t.Fatalf("%s resumed: omission bound %g, uninterrupted %g", tc.name, got.OmissionBound, want.OmissionBound)
+			}
+			startedOver := slices.ContainsFunc(got.Diagnostics, func(d verify.Diagnostic) bool { return strings.Contains(d.Message, "started over") })
+			if startedOver != (stopAt == "exact") || got.Checkpoint == nil || (got.Checkpoint.Resumed > 0) != (stopAt == "disk") {
+				t.Fatalf("%s resumed after a stop in the %s phase: started over %v, checkpoint %+v", tc.name, stopAt, startedOver, got.Checkpoint)
+			}
+			if left, _ := fsys.ListSegments(""); len(left) > 0 {
+				t.Fatalf("%s: a finished run left %d segments, such as %s", tc.name, len(left), left[0].Name)
+			}
+		}
+	}
+}
