@@ -44,7 +44,8 @@ func init() {
 		Title: "Automatic (exact, then hash compaction, then disk or cache)",
 		Help: "Exact breadth-first search while the states fit in the memory budget; then, without restarting, " +
 			"hash compaction (a tiny chance of missing a state, bounded in the result: 64-bit signatures when storage is available, else 40-bit); " +
-			"then, with storage, disk-based BFS (ldbfs) on the signatures, else a cache of recent states. " +
+			"then, with storage, disk-based BFS (ldbfs) on the signatures (straight from the exact phase when they would not fit in memory; " +
+			"states of at most 8 bytes go to disk whole), else a cache of recent states. " +
 			"The result says which guarantee holds.",
 		Levels: true, ShortestTraces: true, UsesStorage: true, Checkpoints: true,
 		Params: []job.ParamInfo{

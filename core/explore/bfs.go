@@ -116,7 +116,7 @@ func exactHint(s *searcher) string {
 	twice := 2 * s.b.Limit()
 	return fmt.Sprintf(" (%.1f bytes per state so far): an exact search of this model needs more than %s; "+
 		"at this rate %s would hold about %d states. To finish within %s, use --algo auto "+
-		"(goes on with 64-bit hash compaction at about %.0f bytes per state, then on disk) or --algo cbfs",
+		"(goes on with 64-bit signatures: in memory at about %.0f bytes per state where they fit, then on disk) or --algo cbfs",
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
 }
