@@ -220,7 +220,13 @@ func exactToDisk(s *searcher, exact *store.Exact, bits int) (*diskBFS, error) {
 	var key [8]byte
 	l, err := goOnDisk(s, bits, func(l *diskBFS) error {
 		defer exact.Release()
-		return exact.Drain(func(_ int64, rec []byte) error {
+		return exact.Drain(func(idx int64, rec []byte) error {
+			// ids are in BFS order: D learns where each level starts,
+			// as if LDBFS had appended them, so the cloud's window
+			// finds the recent ones.
+			if lv := s.levelOf(idx); len(l.levelStart) == 0 || lv > l.levelDepth+len(l.levelStart)-1 {
+				l.noteLevel(lv)
+			}
 			if bits == 0 {
 				return l.d.Append(rec)
 			}
