@@ -31,8 +31,10 @@ import (
 // and at 40 bits it passes 1 near a million states (2.87M states of
 // n_peterson lost 6). The signatures cannot be widened on the way to disk
 // (the states are gone), so the compact phase starts at 64 when a disk
-// phase can follow; it holds fewer states, and the disk phase starts
-// sooner.
+// phase can follow. At 9 bytes an entry such a table seldom fits in the
+// memory the exact set's index frees, and then the states go from the
+// exact set straight to disk (exactToDisk), whole if they are no larger
+// than a signature.
 const (
 	autoSigBits     = 40
 	autoDiskSigBits = 64
