@@ -77,6 +77,16 @@ func killWhen(t *testing.T, bin, what string, ready func() bool, args ...string)
 	<-exited
 }
 
+// petersonModel writes the corpus's n_peterson model (N=7) for a test.
+func petersonModel(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeModel(t, string(src))
+}
+
 // TestCheckpointResume kills a checkpointed ldbfs run with SIGKILL at three
 // points (the first session and two resumed ones), resumes it to the end,
 // and gets the counts of an uninterrupted run.
@@ -84,12 +94,7 @@ func TestCheckpointResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs n_peterson N=7 twice")
 	}
-	bin := binary(t, false)
-	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := writeModel(t, string(src))
+	bin, model := binary(t, false), petersonModel(t)
 	flags := []string{"--algo", "ldbfs", "-m", "600K"}
 	run := func(args ...string) checkpointed {
 		t.Helper()
@@ -140,12 +145,7 @@ func TestAutoCheckpointResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs n_peterson N=7 twice")
 	}
-	bin := binary(t, false)
-	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := writeModel(t, string(src))
+	bin, model := binary(t, false), petersonModel(t)
 	flags := []string{"--algo", "auto", "-m", "1M"}
 	type result struct {
 		checkpointed
