@@ -14,9 +14,8 @@ import (
 type State struct {
 	N         int64 `json:"n"`
 	RuleBytes int   `json:"rule_bytes"`
-	// PerChunk is the records per chunk, which New sizes from the budget
-	// (a resumed run may have another budget); 0 in older checkpoints,
-	// which used full-sized chunks.
+	// PerChunk is the records a chunk holds: New scales chunks down
+	// under small budgets, and segments are numbered by chunk.
 	PerChunk int64          `json:"per_chunk,omitempty"`
 	Segments []SegmentState `json:"segments,omitempty"`
 	Tail     string         `json:"tail,omitempty"`
