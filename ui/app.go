@@ -83,6 +83,9 @@ type App struct {
 	Sim      Sim
 	Graph    GraphState
 
+	// RunPending: Run was pressed before the engine list arrived.
+	RunPending bool
+
 	Algorithm string
 	Symmetry  string
 	Deadlock  string
@@ -158,7 +161,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 		if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
 			e.Call("preventDefault")
 			a.post(func() bool {
-				if !a.Running() {
+				if !a.Running() && !a.RunPending {
 					a.StartRun()
 				}
 				return true
@@ -398,7 +401,22 @@ func (a *App) StartRun() {
 	a.cancelRun()
 	a.Tab = "check"
 	a.diagnose() // saves the text too
+	if len(a.Engines) == 0 {
+		// Which options the engine takes (checkpoints, parameters, hash
+		// compaction) comes with the first Worker's ready message: a run
+		// sent before it would silently lose them, so it waits for it.
+		a.RunPending = true
+		return
+	}
 	a.startCheck(a.options(), editorText(), "")
+}
+
+// startPending starts the run asked for before the engines were known.
+func (a *App) startPending() {
+	if a.RunPending {
+		a.RunPending = false
+		a.startCheck(a.options(), editorText(), "")
+	}
 }
 
 // startCheck runs the model src with opts, or resumes stored run store.
@@ -461,6 +479,7 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	}
 	if m.Type == protocol.TypeReady && len(m.Engines) > 0 && len(a.Engines) == 0 {
 		a.adoptEngines(m.Engines)
+		a.startPending()
 		// Runs a closed tab left behind are offered to resume.
 		a.refreshStorage()
 		if from == a.diagWorker {
@@ -486,6 +505,9 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 			a.diagWorker = newWorker(a.deliver)
 			a.lastSource = ""
 			a.Notice = Notice{"warning", "The diagnostics engine restarted after an error: " + m.Message}
+			// A run waiting for the engine list goes ahead without it: its
+			// own Worker reports what keeps the engine from loading.
+			a.startPending()
 			return true
 		}
 		return false
