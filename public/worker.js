@@ -9,16 +9,18 @@ self.locusPending = [];
 let gotModule;
 const moduleReady = new Promise((resolve) => { gotModule = resolve; });
 self.onmessage = (e) => {
-  if (e.data && typeof e.data === 'object' && 'module' in e.data) gotModule(e.data.module);
-  else self.locusPending.push(e.data);
+  if (e.data && typeof e.data === 'object' && 'module' in e.data) {
+    // {module, storage: 'indexeddb'} hides OPFS from the engine, which then
+    // keeps its disk data in IndexedDB (to measure or test that backend
+    // where OPFS exists; see web/src/engine.js). It rides on this message,
+    // not on the script's URL: a Worker whose script the service worker
+    // serves from its cache gets the cached URL, without the query.
+    if (e.data.storage === 'indexeddb' && self.FileSystemFileHandle) {
+      delete self.FileSystemFileHandle.prototype.createSyncAccessHandle;
+    }
+    gotModule(e.data.module);
+  } else self.locusPending.push(e.data);
 };
-
-// worker.js?storage=indexeddb hides OPFS from the engine, which then keeps
-// its disk data in IndexedDB (to measure or test that backend where OPFS
-// exists; see web/src/engine.js).
-if (new URLSearchParams(self.location.search).get('storage') === 'indexeddb' && self.FileSystemFileHandle) {
-  delete self.FileSystemFileHandle.prototype.createSyncAccessHandle;
-}
 
 importScripts('wasm_exec.js');
 

@@ -27,12 +27,12 @@ export const engine = {
   // localStorage 'locus-storage' = 'indexeddb' makes the engine use
   // IndexedDB even where OPFS exists (for measurements and tests).
   spawn() {
-    let url = 'worker.js';
+    let storage = '';
     try {
-      if (localStorage.getItem('locus-storage') === 'indexeddb') url += '?storage=indexeddb';
+      storage = localStorage.getItem('locus-storage') || '';
     } catch (e) { /* no localStorage */ }
-    const w = new Worker(url);
-    compile().then((module) => w.postMessage({ module }));
+    const w = new Worker('worker.js');
+    compile().then((module) => w.postMessage({ module, storage }));
     return w;
   },
   // accept unpacks a structured message and returns its JSON summary.
