@@ -192,9 +192,7 @@ func diskSearch(ctx context.Context, m *compile.Model, opts Options, all bool) *
 		return abandon(s, err)
 	}
 	l.first = true
-	if opts.Checkpoint && opts.CheckpointIfAble && s.props.live != nil {
-		s.res.Notes = append(s.res.Notes, "no checkpoints: a run checking liveness properties keeps its graph of transitions in memory, so it cannot be resumed")
-	} else if opts.Checkpoint {
+	if opts.Checkpoint {
 		if l.ck, err = newDiskCheckpointer(l); err != nil {
 			l.close()
 			return abandon(s, err)

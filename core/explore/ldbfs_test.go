@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -195,4 +196,54 @@ func TestDiskSearchStorageLost(t *testing.T) {
 			t.Fatalf("got %s %q, want incomplete: storage deleted", res.Verdict, res.Reason)
 		}
 	})
+}
+
+// TestCheckpointIfAble: a run that only wishes for checkpoints (the
+// browser asks it of every run of a checkpointing engine) runs without
+// them where the engine, its options or the model cannot give one, with
+// the verdict of a run that never asked and a note that says why; asked
+// as a demand, the same runs are refused.
+func TestCheckpointIfAble(t *testing.T) {
+	liveness, err := os.ReadFile(filepath.Join("testdata", "liveness.m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, algo, src string
+		params          map[string]float64
+		note            string
+	}{
+		{"engine without checkpoints", "bfs", counters, nil, "the bfs engine does not write them"},
+		{"auto never on disk", "auto", counters, map[string]float64{"disk": 0}, "disk=0"},
+		{"liveness on ldbfs", "ldbfs", string(liveness), nil, "liveness properties"},
+		{"liveness on auto", "auto", string(liveness), nil, "liveness properties"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := job.Options{Algorithm: tt.algo, Symmetry: "off", MemoryBytes: 1 << 20, Params: tt.params}
+			plain := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+			if plain.Verdict == verify.Error {
+				t.Fatalf("without checkpoints: %s", plain.Reason)
+			}
+			opts.Checkpoint = true
+			demanded := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+			if demanded.Verdict != verify.Error {
+				t.Errorf("demanded: got %s, want error", demanded.Verdict)
+			}
+			wished := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), CheckpointIfAble: true})
+			if wished.Verdict != plain.Verdict || *wished.States != *plain.States {
+				t.Fatalf("wished: %s %s with %d states, want %s with %d", wished.Verdict, wished.Reason, *wished.States, plain.Verdict, *plain.States)
+			}
+			var notes []string
+			for _, d := range wished.Diagnostics {
+				notes = append(notes, d.Message)
+			}
+			if !strings.Contains(strings.Join(notes, "\n"), "no checkpoints: ") || !strings.Contains(strings.Join(notes, "\n"), tt.note) {
+				t.Errorf("wished: notes %q do not say %q", notes, tt.note)
+			}
+			if wished.Checkpoint != nil && wished.Checkpoint.Checks > 0 {
+				t.Errorf("wished: %d checkpoints written", wished.Checkpoint.Checks)
+			}
+		})
+	}
 }
