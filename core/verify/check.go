@@ -171,6 +171,8 @@ func engineOptions(o Options) (explore.Options, error) {
 		Seed:          o.Seed,
 		Checkpoint:    o.Checkpoint || o.Resume,
 		Resume:        o.Resume,
+
+		CheckpointIfAble: o.CheckpointIfAble,
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":
