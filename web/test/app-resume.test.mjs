@@ -77,8 +77,13 @@ async function closeAndResume(storage) {
   // Close the tab once a few checkpoints are written, while it runs.
   await first.waitForFunction(() => {
     const dd = document.querySelector('[data-testid=live-disk-checks] dd');
-    return dd && Number(dd.textContent.split(',')[0].replace(/,/g, '')) >= 4;
-  }, null, { timeout: 240000 });
+    return (dd && Number(dd.textContent.split(',')[0].replace(/,/g, '')) >= 4) || !document.querySelector('[data-testid=run]').disabled;
+  }, null, { timeout: 240000 }).catch(async (e) => {
+    await h.screenshot(first, `resume-09-${storage}-no-checks`);
+    throw new Error(`${e.message}; status: ${await first.locator('[data-testid=run-status]').textContent()}`);
+  });
+  assert.ok(!(await first.locator('[data-testid=run]').isEnabled()),
+    'the run ended before the tab closed: ' + (await first.locator('[data-testid=verdict-panel]').innerText().catch(() => '')));
   const checksAtClose = await liveChecks(first);
   assert.match(await first.locator('.progress .storage').textContent(), storage === 'opfs' ? /origin private/ : /IndexedDB/);
   for (const key of ['disk-m', 'disk-d', 'disk-cloud', 'disk-rates']) {
@@ -132,7 +137,17 @@ async function closeAndResume(storage) {
 
 test('a disk run interrupted by closing the tab resumes on the next visit with the exact counts (OPFS)', () => closeAndResume('opfs'));
 
-test('the same on IndexedDB (OPFS hidden from the engine)', () => closeAndResume('indexeddb'));
+test('the same on IndexedDB (OPFS hidden from the engine)', async () => {
+  try {
+    await closeAndResume('indexeddb');
+  } finally {
+    // The switch is the origin's localStorage: later tests use OPFS again.
+    const page = await browser.context.newPage();
+    await page.goto(srv.url + 'robots.txt');
+    await page.evaluate(() => localStorage.removeItem('locus-storage'));
+    await page.close();
+  }
+});
 
 test('a disk run that fills the storage quota ends incomplete, keeps its checkpoint, and resumes once there is room', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'locus-quota-')), 'np7.m');
