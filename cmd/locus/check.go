@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -105,6 +106,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	)
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
+	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
 	fs.Var(paramFlag{&opts.Params}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
 	fs.StringVar(&opts.Symmetry, "symmetry", "exact", "scalarset symmetry reduction: exact, heuristic or off")
@@ -147,6 +149,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if ndl {
 		opts.Deadlock = "off"
+	}
+	if opts.Workers == 0 {
+		opts.Workers = defaultWorkers(opts.Algorithm)
 	}
 	trace := opts.Trace
 	if trace == "diff" {
@@ -205,6 +210,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	res := verify.Check(ctx, file, src, opts)
 	res.RSSBytes = peakRSS()
 	return report(stdout, stderr, jsonOut, res, file, trace, src)
+}
+
+// defaultWorkers is the number of workers when --workers is not given: the
+// number of cores for an engine that can use them, else one.
+func defaultWorkers(algo string) int {
+	for _, e := range verify.Engines() {
+		if e.Name == algo && e.Parallel {
+			return runtime.NumCPU()
+		}
+	}
+	return 1
 }
 
 func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string, src []byte) int {
@@ -326,6 +342,9 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	}
 	if res.Hash > 0 {
 		algo += fmt.Sprintf(", %d-bit hash compaction", res.Hash)
+	}
+	if res.Workers > 1 {
+		algo += fmt.Sprintf(" on %d workers", res.Workers)
 	}
 	fmt.Fprintf(w, "Options:      %s, symmetry %s, deadlock %s\n", algo, res.Symmetry, res.Deadlock)
 	if res.Locality != nil {

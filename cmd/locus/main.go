@@ -81,6 +81,9 @@ func printEngines(w io.Writer) {
 		if e.Locality {
 			caps = append(caps, "--locality")
 		}
+		if e.Parallel {
+			caps = append(caps, "--workers")
+		}
 		if len(caps) > 0 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))
 		}

@@ -21,9 +21,17 @@ func init() {
 		Title: "Breadth-first search (exact)",
 		Help: "Visits every reachable state once, level by level, and keeps them all: counts match CMurphi and Rumur, " +
 			"and a counterexample is a shortest path. Needs memory for every state.",
-		Exact: true, Levels: true, ShortestTraces: true, HashCompaction: true, Locality: true,
+		Exact: true, Levels: true, ShortestTraces: true, HashCompaction: true, Locality: true, Parallel: true,
 	}, func(ctx context.Context, m *compile.Model, opts Options) *Result {
-		return exactSearch(ctx, m, opts, false)
+		if opts.Workers <= 1 {
+			return exactSearch(ctx, m, opts, false)
+		}
+		if why := oneWorkerOnly(m, opts); why != "" {
+			r := exactSearch(ctx, m, opts, false)
+			r.Notes = append(r.Notes, why)
+			return r
+		}
+		return parallelSearch(ctx, m, opts)
 	})
 	register(job.EngineInfo{
 		Name:  "dfs",
@@ -34,6 +42,17 @@ func init() {
 	}, func(ctx context.Context, m *compile.Model, opts Options) *Result {
 		return exactSearch(ctx, m, opts, true)
 	})
+}
+
+// oneWorkerOnly says why a search must run on one worker, or "".
+func oneWorkerOnly(m *compile.Model, opts Options) string {
+	switch {
+	case len(m.Liveness) > 0:
+		return fmt.Sprintf("the search ran on one worker, not %d: liveness properties are checked on the whole state graph", opts.Workers)
+	case opts.Locality:
+		return fmt.Sprintf("the search ran on one worker, not %d: measuring locality needs the level of every state met again", opts.Workers)
+	}
+	return ""
 }
 
 func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {

@@ -74,6 +74,12 @@ type Options struct {
 	Trace         TraceMode
 	Progress      func(job.Progress)
 	ProgressEvery time.Duration
+	// Workers spreads the search over this many workers (engines with
+	// EngineInfo.Parallel); 0 or 1 = one.
+	Workers int
+	// Parts, if set, runs parts 1..Workers-1 of a parallel search at its
+	// end (ServePart) instead of on goroutines.
+	Parts PartTransport
 }
 
 // Param returns engine parameter name: the value given in Options, else
@@ -138,6 +144,8 @@ type Result struct {
 	SymmetryOffReason string
 	// Notes are things the user should know about how the run was done.
 	Notes []string
+	// Workers is the number of workers the search ran on.
+	Workers int
 }
 
 // CoverCount reports how often a cover property held.
@@ -227,6 +235,15 @@ func Check(opts Options) error {
 		if opts.HashBits < job.MinHashCompaction || opts.HashBits > job.MaxHashCompaction {
 			return fmt.Errorf("hash compaction takes %d to %d bits, not %d", job.MinHashCompaction, job.MaxHashCompaction, opts.HashBits)
 		}
+	}
+	if opts.Workers < 0 {
+		return fmt.Errorf("workers must not be negative")
+	}
+	if opts.Workers > 1 && !e.info.Parallel {
+		return fmt.Errorf("the %s engine runs on one worker, not %d", e.info.Name, opts.Workers)
+	}
+	if opts.Workers > MaxWorkers {
+		return fmt.Errorf("at most %d workers, not %d", MaxWorkers, opts.Workers)
 	}
 	if opts.Locality && !e.info.Locality {
 		return fmt.Errorf("the %s engine cannot measure transition locality (bfs can)", e.info.Name)

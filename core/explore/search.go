@@ -86,7 +86,7 @@ func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
 // its hooks) and calls s.run. An error result means the run could not start.
 func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool) (*searcher, *Result) {
 	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
-	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes}
+	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes, Workers: 1}
 	s.maxErrors = opts.MaxErrors
 	if s.maxErrors <= 0 {
 		s.maxErrors = 1
@@ -118,7 +118,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	if err != nil {
 		return nil, s.fail(err)
 	}
-	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo)
+	s.front, err = newFrontier(s.recSize(), s.b, opts, lifo, "")
 	if err != nil {
 		s.trail.Close()
 		return nil, s.fail(err)

@@ -52,6 +52,9 @@ type Options struct {
 	Params map[string]float64 `json:"params,omitempty"`
 	// ProgressEvery is the progress sampling interval in ms (default 100).
 	ProgressEvery int64 `json:"progress_every_ms,omitempty"`
+	// Workers spreads the search over this many workers (engines with
+	// Parallel set); 0 or 1 = one. The results are the same for any number.
+	Workers int `json:"workers,omitempty"`
 }
 
 // Option values with a fixed set of choices; the first of each is the default.
@@ -86,7 +89,10 @@ type EngineInfo struct {
 	// HashCompaction: the engine accepts Options.HashCompaction.
 	HashCompaction bool `json:"hash_compaction"`
 	// Locality: the engine can measure transition locality.
-	Locality bool        `json:"locality"`
+	Locality bool `json:"locality"`
+	// Parallel: the engine can spread its search over several workers
+	// (Options.Workers), with the same result as one.
+	Parallel bool        `json:"parallel"`
 	Params   []ParamInfo `json:"params,omitempty"`
 }
 
@@ -145,6 +151,7 @@ type Result struct {
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`  // the budget the run had; 0 = unlimited
 	RSSBytes      int64   `json:"rss_bytes,omitempty"`      // process peak resident set (filled by the CLI)
 	Algorithm     string  `json:"algorithm"`
+	Workers       int     `json:"workers,omitempty"` // the workers the search ran on
 	// Phases lists the modes an adaptive engine went through, in order
 	// (auto: "exact", then "compact", then "cache").
 	Phases            []string     `json:"phases,omitempty"`

@@ -8,6 +8,7 @@
 package verify
 
 import (
+	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/storagefs"
 )
@@ -34,6 +35,11 @@ type Options struct {
 	// Progress, if set, is called about every Options.ProgressEvery ms
 	// (default 100) with a snapshot of the run; it must return quickly.
 	Progress func(Progress) `json:"-"`
+
+	// Parts, if set with Workers > 1, runs parts 1..Workers-1 of a
+	// parallel search at the other end of this transport (each served by
+	// ServePart), instead of on goroutines: the browser's Web Workers.
+	Parts explore.PartTransport `json:"-"`
 }
 
 // The plain types of core/run, by the names this package always used.

@@ -42,9 +42,26 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	res.BytesPerState = float64(m.StateBytes)
 	eo.FS = opts.FS
 	eo.Progress = opts.Progress
+	eo.Parts = opts.Parts
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
 	return res
+}
+
+// ServePart runs part index of n of a parallel check of the model in src
+// (with the options of the whole check) whose coordinator runs elsewhere
+// and reaches this part through recv and send: see explore.ServePart.
+func ServePart(ctx context.Context, filename string, src []byte, opts Options, index, n int, recv func() ([]byte, error), send func([]byte) error) error {
+	eo, err := engineOptions(opts)
+	if err != nil {
+		return err
+	}
+	m, diags := Compile(filename, src)
+	if m == nil {
+		return fmt.Errorf("the model does not compile: %v", diags)
+	}
+	eo.FS = opts.FS
+	return explore.ServePart(ctx, m, eo, index, n, recv, send)
 }
 
 // Compile runs the front end and the compiler. It returns nil and the
@@ -118,6 +135,7 @@ func engineOptions(o Options) (explore.Options, error) {
 		Locality:      o.Locality,
 		Params:        o.Params,
 		FS:            o.FS,
+		Workers:       o.Workers,
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":
@@ -184,6 +202,7 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Phases = r.Phases
 	res.Locality = r.Locality
 	res.StatesEstimate = r.StatesEstimate
+	res.Workers = r.Workers
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n
