@@ -43,6 +43,10 @@ const (
 	TypeProgress    = "progress"    // worker -> page: one progress sample
 	TypeResult      = "result"      // worker -> page: the outcome of a check
 	TypeError       = "error"       // worker -> page: no result could be produced
+	// TypePart: an engine Worker -> a helper Worker it started: serve part
+	// Part of the parallel check (Options.Workers parts); the parts then
+	// speak the binary protocol of core/explore's ServePart.
+	TypePart = "part"
 )
 
 // Storage kinds a worker reports in its ready message.
@@ -66,6 +70,7 @@ type Message struct {
 	Message     string       `json:"message,omitempty"`
 	Storage     string       `json:"storage,omitempty"`
 	Engines     []EngineInfo `json:"engines,omitempty"`
+	Part        int          `json:"part,omitempty"`
 }
 
 // Encode returns m as the string posted to the other side.
@@ -103,6 +108,14 @@ func (m Message) validate() error {
 		}
 		if m.Options == nil {
 			return errors.New("check message has no options")
+		}
+		return ValidateOptions(m.Options)
+	case TypePart:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Options == nil || m.Part < 1 || m.Part >= m.Options.Workers {
+			return fmt.Errorf("part message for part %d of a check that has no such part", m.Part)
 		}
 		return ValidateOptions(m.Options)
 	case TypeDiagnose, TypeDiagnostics:
