@@ -20,7 +20,7 @@ conformance() {
 	else
 		go test -count=1 -timeout 30m -v -run TestConformance ./core/conformance >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
 	fi
-	grep -E 'skip |js/wasm:' "$log" | sed 's/^ *conformance_test.go:[0-9]*: /  /' || true
+	grep -E 'skip |deviation |js/wasm:' "$log" | sed 's/^ *conformance_test.go:[0-9]*: /  /' || true
 	grep -E '^conformance:' "$log"
 	rm -f "$log"
 }

@@ -57,14 +57,39 @@ self.locusCleanStores = async (prefix) => {
   return removed;
 };
 
+// bugReport ends the message of a crash that is Locus's fault.
+const bugReport = '. This is a bug in Locus; please report it, with the model and the options.';
+
 function fail(what) {
-  const detail = stderrTail.trim().split('\n').slice(0, 3).join('\n');
-  postMessage(JSON.stringify({ type: 'error', message: detail ? what + ': ' + detail : what }));
+  // The Go runtime's own word on what went wrong ("fatal error: out of
+  // memory", "panic: ..."); the stack trace below it stays in the console.
+  const lines = stderrTail.split('\n').map((l) => l.trim()).filter((l) => l);
+  const detail = lines.find((l) => /^(fatal error|panic): /.test(l)) || lines[0];
+  const msg = detail ? what + ': ' + detail : what;
+  // Running out of memory is the model's size meeting the browser's limit,
+  // which the page reports as such; anything else is a bug.
+  postMessage(JSON.stringify({ type: 'error', message: /out of memory/.test(msg) ? msg : msg + bugReport }));
 }
 
 (async () => {
   const go = new Go();
   go.exit = (code) => fail('the engine stopped (exit code ' + code + ')');
+  // A JavaScript exception out of the engine (its call stack exhausted: a
+  // RangeError; a WebAssembly trap: a RuntimeError) leaves Go's runtime
+  // dead. Thrown from an event handler it would only reach the console, and
+  // the page would wait for a result forever; so every resumption of the
+  // engine catches it and reports it instead.
+  const resume = go._resume.bind(go);
+  let crashed = false;
+  go._resume = () => {
+    if (crashed || go.exited) return;
+    try {
+      resume();
+    } catch (err) {
+      crashed = true;
+      fail('the engine crashed: ' + (err && err.name ? err.name + ': ' + err.message : String(err)));
+    }
+  };
   try {
     const { instance } = await WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject);
     await go.run(instance);

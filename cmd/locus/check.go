@@ -14,9 +14,13 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/verify"
 )
 
@@ -93,17 +97,24 @@ func engineNames() string {
 // compiled model, buffers and garbage not yet collected.
 const heapMargin = 4 << 20
 
-func runCheck(args []string, stdout, stderr io.Writer) int {
+// checkFlags is the parsed command line of locus check.
+type checkFlags struct {
+	opts       verify.Options
+	file       string
+	trace      string // as given: full, diff or none
+	jsonOut    bool
+	progress   bool
+	cpuprofile string
+	diskDir    string
+}
+
+// parseCheckFlags parses the arguments of locus check. If the command line
+// is bad, or asks for help, ok is false and code is the exit status.
+func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, ok bool) {
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		opts       verify.Options
-		ndl        bool
-		jsonOut    bool
-		progress   bool
-		cpuprofile string
-		diskDir    string
-	)
+	opts := &cf.opts
+	var ndl bool
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
@@ -118,10 +129,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.Var(sizeFlag{&opts.MemoryBytes}, "memory", "same as -m")
 	fs.Float64Var(&opts.QueueFraction, "queue-fraction", 0, "share of the memory budget for the BFS queue's in-memory part (default 0.1)")
 	fs.StringVar(&opts.Trace, "trace", "diff", "counterexample output: full (every variable at each step), diff (changes only) or none")
-	fs.BoolVar(&jsonOut, "json", false, "print the result as one JSON object")
-	fs.BoolVar(&progress, "progress", false, "print progress to stderr")
-	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
-	fs.StringVar(&diskDir, "disk-dir", "", "directory for queue files when the queue's memory share is full (default: a temporary directory)")
+	fs.BoolVar(&cf.jsonOut, "json", false, "print the result as one JSON object")
+	fs.BoolVar(&cf.progress, "progress", false, "print progress to stderr")
+	fs.StringVar(&cf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	fs.StringVar(&cf.diskDir, "disk-dir", "", "directory for queue files when the queue's memory share is full (default: a temporary directory)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: locus check [flags] MODEL.m\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -132,9 +143,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return exitPass
+				return cf, exitPass, false
 			}
-			return exitRejected
+			return cf, exitRejected, false
 		}
 		if fs.NArg() == 0 {
 			break
@@ -145,47 +156,61 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(files) != 1 {
 		fmt.Fprintf(stderr, "locus check: expected exactly one model file, got %d\n", len(files))
 		fs.Usage()
-		return exitRejected
+		return cf, exitRejected, false
 	}
+	cf.file = files[0]
 	if ndl {
 		opts.Deadlock = "off"
 	}
 	if opts.Workers == 0 {
 		opts.Workers = defaultWorkers(opts.Algorithm)
 	}
-	trace := opts.Trace
-	if trace == "diff" {
+	cf.trace = opts.Trace
+	if cf.trace == "diff" {
 		opts.Trace = "full" // the engine keeps full states; printing shows the changes
 	}
 	if opts.Bound < 0 {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
-		return exitRejected
+		return cf, exitRejected, false
 	}
-	if err := verify.ValidateOptions(opts); err != nil {
+	if err := verify.ValidateOptions(*opts); err != nil {
 		fmt.Fprintf(stderr, "locus check: %v\n", err)
-		return exitRejected
+		return cf, exitRejected, false
 	}
-	file := files[0]
-	src, err := os.ReadFile(file)
+	return cf, 0, true
+}
+
+// stopGrace is how long an interrupted search may take to stop by itself
+// (it then reports its counts); the front end's stages are not waited for.
+const stopGrace = 5 * time.Second
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	cf, code, ok := parseCheckFlags(args, stderr)
+	if !ok {
+		return code
+	}
+	if testCrash != nil {
+		testCrash()
+	}
+	opts := cf.opts
+	src, err := readModel(cf.file)
 	if err != nil {
-		return report(stdout, stderr, jsonOut, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, file, trace, nil)
+		return report(stdout, stderr, cf, &verify.Result{Verdict: verify.Error, Reason: err.Error()}, nil)
 	}
-	if fsys, cleanup, err := diskFS(diskDir); err != nil {
-		fmt.Fprintf(stderr, "locus check: %v\n", err)
-		return exitError
-	} else {
-		defer cleanup()
-		opts.FS = fsys
-	}
-	if progress {
+	sweepSpills(cf.diskDir)
+	spill := newSpillFS(cf.diskDir)
+	defer spill.Remove()
+	opts.FS = spill
+	if cf.progress {
 		opts.Progress = func(p verify.Progress) {
 			fmt.Fprintf(stderr, "  %7.1fs  %12d states  %13d rules  level %4d  queue %d+%d  mem %s\n",
 				p.Seconds, p.States, p.RulesFired, p.Level, p.QueueMemory, p.QueueDisk, budget.FormatBytes(p.MemoryBytes))
 		}
 		opts.ProgressEvery = 1000
+		opts.OnStage = func(stage string) { fmt.Fprintf(stderr, "  %s\n", stage) }
 	}
-	if cpuprofile != "" {
-		f, err := os.Create(cpuprofile)
+	if cf.cpuprofile != "" {
+		f, err := os.Create(cf.cpuprofile)
 		if err != nil {
 			fmt.Fprintf(stderr, "locus check: %v\n", err)
 			return exitError
@@ -205,11 +230,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		// bounds the process (as the Worker does in the browser).
 		debug.SetMemoryLimit(opts.MemoryBytes + heapMargin)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	res := verify.Check(ctx, file, src, opts)
+	res := checkInterruptibly(cf, opts, src)
 	res.RSSBytes = peakRSS()
-	return report(stdout, stderr, jsonOut, res, file, trace, src)
+	return report(stdout, stderr, cf, res, src)
 }
 
 // defaultWorkers is the number of workers when --workers is not given: the
@@ -223,17 +246,84 @@ func defaultWorkers(algo string) int {
 	return 1
 }
 
-func report(stdout, stderr io.Writer, jsonOut bool, res *verify.Result, file, trace string, src []byte) int {
-	if jsonOut {
+// checkInterruptibly runs the check until it ends or a SIGINT or SIGTERM
+// stops it: a search then ends as incomplete with its counts (if it stops
+// within stopGrace), and a front-end stage at once.
+func checkInterruptibly(cf checkFlags, opts verify.Options, src []byte) *verify.Result {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	var stage atomic.Value
+	stage.Store("starting")
+	show := opts.OnStage
+	opts.OnStage = func(s string) {
+		stage.Store(s)
+		if show != nil {
+			show(s)
+		}
+	}
+	done := make(chan *verify.Result, 1)
+	go func() { done <- verify.Check(ctx, cf.file, src, opts) }()
+	var sig os.Signal
+	select {
+	case res := <-done:
+		return res
+	case sig = <-sigs:
+	}
+	why := "interrupted by " + signalName(sig)
+	cancel(errors.New(why))
+	at := stage.Load().(string)
+	if at == verify.StageSearch {
+		select {
+		case res := <-done:
+			return res
+		case <-sigs:
+		case <-time.After(stopGrace):
+		}
+	}
+	return &verify.Result{
+		Verdict:   verify.Incomplete,
+		Reason:    why + " while " + at,
+		Algorithm: opts.Algorithm,
+		Symmetry:  opts.Symmetry,
+		Deadlock:  opts.Deadlock,
+	}
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// readModel reads a model file, or its first murphi.MaxSourceBytes+1 bytes
+// if it is larger: enough for the front end to refuse it without holding it.
+func readModel(file string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, murphi.MaxSourceBytes+1))
+}
+
+func report(stdout, stderr io.Writer, cf checkFlags, res *verify.Result, src []byte) int {
+	if cf.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if trace == "none" {
+		if cf.trace == "none" {
 			stripTraces(res)
 		}
 		enc.Encode(res)
 		return exitCode(res.Verdict)
 	}
-	printHuman(stdout, stderr, res, file, trace, src)
+	printHuman(stdout, stderr, res, cf.file, cf.trace, src)
 	return exitCode(res.Verdict)
 }
 
@@ -260,21 +350,8 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 		}
 		fmt.Fprintf(ew, "%s:%d:%d: %s%s\n", d.File, d.Line, d.Col, sev, d.Message)
 		if d.Line >= 1 && d.Line <= len(lines) {
-			// The source line, and a caret under the column (tabs kept so
-			// that it lines up).
-			line := strings.TrimRight(lines[d.Line-1], "\r")
-			var pad []rune
-			for i, r := range []rune(line) {
-				if i >= d.Col-1 {
-					break
-				}
-				if r == '\t' {
-					pad = append(pad, '\t')
-				} else {
-					pad = append(pad, ' ')
-				}
-			}
-			fmt.Fprintf(ew, "    %s\n    %s^\n", line, string(pad))
+			line, pad := excerpt(strings.TrimRight(lines[d.Line-1], "\r"), d.Col)
+			fmt.Fprintf(ew, "    %s\n    %s^\n", line, pad)
 		}
 	}
 	switch res.Verdict {
@@ -384,6 +461,35 @@ func printLocality(w io.Writer, l *job.Locality) {
 		parts = append(parts, fmt.Sprintf("%d:%s", h.K, commas(h.Count)))
 	}
 	fmt.Fprintf(w, "              transitions by k: %s\n", strings.Join(parts, " "))
+}
+
+// excerptWidth is how many characters of a source line a diagnostic shows
+// on each side of its column.
+const excerptWidth = 60
+
+// excerpt returns the part of a source line around column col (from 1),
+// without a byte-order mark, and the padding that puts a caret under that
+// column (tabs kept so that it lines up).
+func excerpt(line string, col int) (text, pad string) {
+	rs := []rune(strings.TrimPrefix(line, "\uFEFF"))
+	at := min(max(col-1, 0), len(rs))
+	from, to := max(at-excerptWidth, 0), min(at+excerptWidth, len(rs))
+	var b strings.Builder
+	for _, r := range rs[from:at] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	text, pad = string(rs[from:to]), b.String()
+	if from > 0 {
+		text, pad = "…"+text, " "+pad
+	}
+	if to < len(rs) {
+		text += "…"
+	}
+	return text, pad
 }
 
 func countErrors(ds []verify.Diagnostic) int {

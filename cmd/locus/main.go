@@ -16,7 +16,21 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if os.Getenv(childEnv) != "" {
+		code := run(args, os.Stdout, os.Stderr)
+		reportStatus(code)
+		os.Exit(code)
+	}
+	if len(args) > 0 && args[0] == "check" {
+		// A check runs in a child process, so that even a fatal runtime
+		// error becomes an error verdict, never a crash that looks like a
+		// rejection (Go exits 2 on fatal errors).
+		if code, ok := supervise(args, os.Stdout, os.Stderr); ok {
+			os.Exit(code)
+		}
+	}
+	os.Exit(run(args, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

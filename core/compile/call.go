@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/internal/stackyield"
 )
 
 type proc struct {
@@ -43,8 +44,8 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 		p.resultSize = SlotSize(p.resultType)
 	}
 	// Compile in a fresh unit, saving the caller's.
-	saveTop, saveMax, saveFn, saveLocals := c.frameTop, c.frameMax, c.fn, c.locals
-	c.frameTop, c.frameMax, c.fn = 0, 0, p
+	saveTop, saveMax, saveFn, saveLocals, saveNest := c.frameTop, c.frameMax, c.fn, c.locals, c.nest
+	c.frameTop, c.frameMax, c.fn, c.nest = 0, 0, p, 0
 	c.alloc(p.resultSize)
 	for _, prm := range d.Params {
 		for _, n := range prm.Names {
@@ -71,7 +72,7 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 		c.m.maxFrame = p.frame
 	}
 	p.compiled = true
-	c.frameTop, c.frameMax, c.fn, c.locals = saveTop, saveMax, saveFn, saveLocals
+	c.frameTop, c.frameMax, c.fn, c.locals, c.nest = saveTop, saveMax, saveFn, saveLocals, saveNest
 	return p
 }
 
@@ -101,12 +102,28 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		Msg: fmt.Sprintf("function %s ended without returning a value", name)}
 	deep := &RuntimeError{Kind: ErrRecursion, Pos: pos,
 		Msg: fmt.Sprintf("calls nested more than %d deep (runaway recursion in %s?)", MaxCallDepth, name)}
+	deepCode := &RuntimeError{Kind: ErrRecursion, Pos: pos,
+		Msg: fmt.Sprintf("nested calls hold more than %d levels of code (runaway recursion in %s?)", MaxCallLevels, name)}
+	// The code between the caller's frame and this call nests about as
+	// deeply as the compiler did to get here, plus the call itself.
+	levels := c.nest + 1
 	return func(mc *Machine) int {
 		mc.step(pos)
 		if mc.depth >= MaxCallDepth {
 			panic(deep)
 		}
+		if mc.levels+levels > MaxCallLevels {
+			panic(deepCode)
+		}
 		mc.depth++
+		mc.levels += levels
+		if stackyield.Enabled {
+			mc.sinceYield += levels
+			if mc.sinceYield > yieldLevels {
+				stackyield.Yield()
+				mc.sinceYield = 0
+			}
+		}
 		base := mc.sp
 		need := base + p.frame
 		if need > len(mc.mem) {
@@ -134,6 +151,10 @@ func (c *compiler) call(x *murphi.CallExpr) (func(mc *Machine) int, *proc) {
 		mc.fp = saveFp
 		mc.sp = base
 		mc.depth--
+		mc.levels -= levels
+		if stackyield.Enabled {
+			mc.sinceYield = max(mc.sinceYield-levels, 0)
+		}
 		if p.isFunc && !returned {
 			panic(missing)
 		}

@@ -15,6 +15,15 @@ import (
 // MaxRuleInstances bounds the rule instances a model may expand to.
 const MaxRuleInstances = 1 << 18
 
+// MaxCompiledNodes bounds the expressions and statements compiled in all:
+// each rule instance compiles its own copy of its rule, so a large ruleset
+// multiplies the model's text. It keeps the compiled model (about 50 bytes
+// per node) within a few hundred MiB.
+const MaxCompiledNodes = 1 << 23
+
+// maxCompiledNodes is MaxCompiledNodes, lowered by tests.
+var maxCompiledNodes = MaxCompiledNodes
+
 type bindKind uint8
 
 const (
@@ -52,10 +61,12 @@ type compiler struct {
 	frameTop, frameMax           int
 	locals                       span  // slots of the unit's local variables
 	nCalls                       int   // calls compiled so far
-	perElement                   bool  // compiling a per-element rule instance
 	fn                           *proc // function being compiled, nil in rules
+	nest                         int   // compile-time nesting in the current unit, mirrored by the compiled code
+	nodes                        int   // expressions and statements compiled so far
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
+	coverStmt                    map[murphi.Pos]int // index in CoverStmts
 }
 
 // bail is the private panic used to stop compiling at the first error.
@@ -69,6 +80,8 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		ar:    murphi.Arith{Unsigned: ck.Unsigned},
 		env:   make(map[*murphi.Object]binding),
 		procs: make(map[*murphi.ProcDecl]*proc),
+
+		coverStmt: make(map[murphi.Pos]int),
 	}
 	c.undef = math.MinInt64
 	if ck.Unsigned {
@@ -99,8 +112,20 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 		c.m.StateBytes = 1 // a model without variables still has one (empty) state
 	}
 	murphi.Inspect(ck.Model, func(n murphi.Node) bool {
-		if s, ok := n.(*murphi.PropertyStmt); ok && s.Kind == murphi.ASSUME {
-			c.m.hasAssume = true
+		if s, ok := n.(*murphi.PropertyStmt); ok {
+			switch s.Kind {
+			case murphi.ASSUME:
+				c.m.hasAssume = true
+			case murphi.COVER:
+				// Every cover statement has a counter, even one in a
+				// procedure nothing calls: it is never satisfied.
+				name := s.Msg
+				if name == "" {
+					name = murphi.ExprString(s.Cond)
+				}
+				c.coverStmt[s.Pos()] = len(c.m.CoverStmts)
+				c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos()})
+			}
 		}
 		return true
 	})
@@ -113,6 +138,21 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 	}
 	return c.m, nil
 }
+
+// enter counts one node against MaxCompiledNodes and one level of nesting
+// in the unit being compiled; the returned func leaves the level:
+//
+//	defer c.enter(x.Pos())()
+func (c *compiler) enter(pos murphi.Pos) func() {
+	c.nodes++
+	if c.nodes > maxCompiledNodes {
+		c.fail(pos, "the model is too large to compile: with its rulesets expanded it has more than %d expressions and statements", maxCompiledNodes)
+	}
+	c.nest++
+	return c.leave
+}
+
+func (c *compiler) leave() { c.nest-- }
 
 func (c *compiler) fail(pos murphi.Pos, format string, args ...any) {
 	c.err = &CompileError{Pos: c.m.File.Position(pos), Msg: fmt.Sprintf(format, args...)}
@@ -151,12 +191,19 @@ func (c *compiler) alloc(n int) int {
 // ruleCtx carries what enclosing rulesets, aliases and chooses add to the
 // rules inside them.
 type ruleCtx struct {
-	params  []string              // "i:pid_1", for instance names
-	aliases [][]*murphi.AliasDecl // alias-rule bindings, outermost first
-	chooses []chooseGuard         // implicit "entry is present" guards
+	params  []string      // "i:pid_1", for instance names
+	aliases []aliasGroup  // alias-rule bindings, outermost first
+	chooses []chooseGuard // implicit "entry is present" guards
 	parent  *ruleCtx
 	// perElement: inside a ruleset quantified over a permuted scalarset.
 	perElement bool
+}
+
+// aliasGroup is the bindings of one alias rule, and how many chooses
+// enclose it: their entries must be present before it is evaluated.
+type aliasGroup struct {
+	decls   []*murphi.AliasDecl
+	chooses int
 }
 
 type chooseGuard struct {
@@ -184,7 +231,6 @@ func (c *compiler) instanceName(base string, pos murphi.Pos, ctx *ruleCtx) strin
 func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 	switch d := d.(type) {
 	case *murphi.SimpleRule:
-		c.perElement = ctx.perElement
 		if len(c.m.Rules) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d rule instances", MaxRuleInstances)
 		}
@@ -225,7 +271,6 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		s.Frame = c.endUnit()
 		c.m.Starts = append(c.m.Starts, s)
 	case *murphi.PropertyRule:
-		c.perElement = ctx.perElement
 		if len(c.m.Invariants)+len(c.m.Assumes)+len(c.m.Covers)+len(c.m.Liveness) >= MaxRuleInstances {
 			c.fail(d.Pos(), "the model expands to more than %d properties", MaxRuleInstances)
 		}
@@ -233,6 +278,19 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		p := &Property{Pos: d.Pos(), PerElement: ctx.perElement}
 		p.Pre = c.prelude(ctx)
 		p.Cond = c.cond(d.Cond)
+		// Inside a choose, an instance exists only while its entry is
+		// present, as for rules: an absent one holds vacuously as an
+		// invariant or assumption, and is not satisfied as a cover or
+		// liveness property.
+		p.Vacuous = d.Kind == murphi.INVARIANT || d.Kind == murphi.ASSUME
+		if len(ctx.chooses) > 0 {
+			present, cond := andAll(c.chooseGuards(ctx)), p.Cond
+			if p.Vacuous {
+				p.Cond = func(mc *Machine) bool { return !present(mc) || cond(mc) }
+			} else {
+				p.Cond = func(mc *Machine) bool { return present(mc) && cond(mc) }
+			}
+		}
 		p.Frame = c.endUnit()
 		switch d.Kind {
 		case murphi.INVARIANT:
@@ -256,6 +314,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		if p.Name == "" {
 			p.Name = fmt.Sprintf("%s %d", p.Kind, p.Index)
 		}
+		p.DeclName = p.Name
 		if len(ctx.params) > 0 {
 			p.Name = c.instanceName(p.Name, d.Pos(), ctx)
 		}
@@ -263,7 +322,7 @@ func (c *compiler) rule(d murphi.Decl, ctx *ruleCtx) {
 		c.ruleset(d, d.Quants, ctx)
 	case *murphi.AliasRule:
 		n := *ctx
-		n.aliases = append(append([][]*murphi.AliasDecl(nil), ctx.aliases...), d.Aliases)
+		n.aliases = append(append([]aliasGroup(nil), ctx.aliases...), aliasGroup{decls: d.Aliases, chooses: len(ctx.chooses)})
 		for _, r := range d.Rules {
 			c.rule(r, &n)
 		}
@@ -372,18 +431,29 @@ func (c *compiler) constOf(x murphi.Expr) (int64, bool) {
 	return v.v, v.isConst
 }
 
-// prelude compiles the alias-rule bindings of ctx in the current unit.
+// prelude compiles the alias-rule bindings of ctx in the current unit, in
+// nesting order. A choose around an alias rule names an entry the aliases
+// may read, so its entry is checked first: a step reports true (stop) if
+// it is absent, and the rule instance is then not enabled.
 func (c *compiler) prelude(ctx *ruleCtx) []stmtFn {
 	var out []stmtFn
+	checked := 0
 	for _, group := range ctx.aliases {
-		out = append(out, c.bindAliases(group)...)
+		for _, present := range c.entryChecks(ctx.chooses[checked:group.chooses]) {
+			out = append(out, func(mc *Machine) bool { return !present(mc) })
+		}
+		checked = group.chooses
+		out = append(out, c.bindAliases(group.decls)...)
 	}
 	return out
 }
 
-func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn {
+func (c *compiler) chooseGuards(ctx *ruleCtx) []boolFn { return c.entryChecks(ctx.chooses) }
+
+// entryChecks compiles tests that the choose entries are present.
+func (c *compiler) entryChecks(chooses []chooseGuard) []boolFn {
 	var out []boolFn
-	for _, g := range ctx.chooses {
+	for _, g := range chooses {
 		pl := c.place(g.multiset)
 		mt := pl.typ
 		entry := 1 + SlotSize(mt.Elem)

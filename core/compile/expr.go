@@ -100,6 +100,7 @@ func arithPanic(e murphi.ArithErr, op string, pos murphi.Pos) {
 // Designators
 
 func (c *compiler) place(x murphi.Expr) place {
+	defer c.enter(x.Pos())()
 	tv := c.info.Types[x]
 	switch x := x.(type) {
 	case *murphi.ParenExpr:
@@ -251,10 +252,38 @@ func (c *compiler) read(p place, pos murphi.Pos) intFn {
 // ---------------------------------------------------------------------------
 // Scalar expressions
 
-func (c *compiler) expr(x murphi.Expr) value {
+// constant returns the value of x if it is a constant that skips nothing
+// that runs. The checker also folds x*0, 0*x, 0/x and 0%x when x is not
+// constant (Rumur accepts them in type bounds), but in a rule body x is
+// still evaluated, as Rumur does, and reading it may fail.
+func (c *compiler) constant(x murphi.Expr) (int64, bool) {
 	tv := c.info.Types[x]
-	if tv.Const && tv.Type != nil && tv.Type.IsSimple() {
-		return constV(tv.Value)
+	if !tv.Const || tv.Type == nil || !tv.Type.IsSimple() || c.foldsAway(x) {
+		return 0, false
+	}
+	return tv.Value, true
+}
+
+// foldsAway reports whether the checker's constant for x leaves out an
+// operand that is not constant (conservatively: anywhere in x).
+func (c *compiler) foldsAway(x murphi.Expr) bool {
+	found := false
+	murphi.Inspect(x, func(n murphi.Node) bool {
+		if b, ok := n.(*murphi.BinaryExpr); ok && (b.Op == murphi.MUL || b.Op == murphi.QUO || b.Op == murphi.REM) {
+			if !c.info.Types[b.X].Const || !c.info.Types[b.Y].Const {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *compiler) expr(x murphi.Expr) value {
+	defer c.enter(x.Pos())()
+	tv := c.info.Types[x]
+	if v, ok := c.constant(x); ok {
+		return constV(v)
 	}
 	if tv.Type != nil && tv.Type.Kind == murphi.TBool && condNative(x) {
 		b := c.cond(x)
@@ -446,9 +475,9 @@ func foldBinary(ar murphi.Arith, op murphi.Token, a, b int64) (int64, murphi.Ari
 // Boolean expressions compile straight to boolFn.
 
 func (c *compiler) cond(x murphi.Expr) boolFn {
-	tv := c.info.Types[x]
-	if tv.Const {
-		if tv.Value != 0 {
+	defer c.enter(x.Pos())()
+	if v, ok := c.constant(x); ok {
+		if v != 0 {
 			return func(*Machine) bool { return true }
 		}
 		return func(*Machine) bool { return false }
@@ -649,6 +678,7 @@ func (c *compiler) aggregateEq(x *murphi.BinaryExpr, neg bool) boolFn {
 
 // aggregate compiles an aggregate-valued expression to a place holding it.
 func (c *compiler) aggregate(x murphi.Expr) place {
+	defer c.enter(x.Pos())()
 	switch x := x.(type) {
 	case *murphi.ParenExpr:
 		return c.aggregate(x.X)

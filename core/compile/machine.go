@@ -59,6 +59,19 @@ const maxStack = 1 << 22
 // MaxCallDepth bounds nested procedure and function calls.
 const MaxCallDepth = 10000
 
+// MaxCallLevels bounds the levels of compiled code (closures, about one per
+// expression and statement) that nested calls hold on the stack: a deep
+// recursion whose recursive call sits deep inside an expression stops here
+// before it exhausts the goroutine's stack (1 GB natively; each level costs a
+// few hundred bytes).
+const MaxCallLevels = 64 * MaxCallDepth
+
+// yieldLevels is how many levels of nested calls run between two yields of
+// the stack under js/wasm (see internal/stackyield): a few hundred levels
+// of compiled code are a few thousand frames at most, well inside a Web
+// Worker's stack.
+const yieldLevels = 256
+
 // DefaultStepLimit bounds the loop iterations and calls of one rule firing
 // (or start state, or property evaluation), so that nested loops cannot
 // hang the checker.
@@ -85,7 +98,14 @@ type Machine struct {
 	// StepLimit bounds loop iterations and calls per rule firing.
 	StepLimit int64
 	steps     int64
-	depth     int
+	depth     int // nested calls
+	levels    int // levels of compiled code the nested calls hold (MaxCallLevels)
+	// sinceYield counts the levels entered since the stack was last
+	// yielded (js/wasm only).
+	sinceYield int
+	// prioBodies: the last Expand of a model with priorities was firing
+	// bodies (not running guards) when it stopped.
+	prioBodies bool
 }
 
 // NewMachine returns a Machine for m.
@@ -110,6 +130,8 @@ func (mc *Machine) Load(slots []int64) { copy(mc.mem[:mc.base], slots) }
 func (mc *Machine) enter(n int, init span) {
 	mc.steps = 0
 	mc.depth = 0
+	mc.levels = 0
+	mc.sinceYield = 0
 	mc.fp = mc.base
 	mc.sp = mc.base + n
 	if mc.sp > len(mc.mem) {
@@ -210,18 +232,32 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 	copy(mc.mem[:n], cur)
 	minPrio := int64(0)
 	if m.HasPriorities {
-		// Only enabled rules of the lowest priority value fire (CMurphi).
+		// Only enabled rules of the lowest priority value fire (CMurphi),
+		// so every guard runs first, and a failing guard is reported
+		// before any body fires (as CMurphi, which stops there). Resuming
+		// after a guard's error (from = its index + 1) reports the next
+		// failing guard, if any, and then fires every body from the
+		// first; resuming after a body's error fires the bodies after it.
+		// A guard that failed leaves its rule disabled.
+		resumeBodies := from > 0 && mc.prioBodies
+		mc.prioBodies = false
 		first := true
-		for r = 0; r < len(m.Rules); r++ {
-			ok := mc.guard(m.Rules[r])
-			mc.enabled[r] = ok
+		for g := 0; g < len(m.Rules); g++ {
+			ok, gerr := mc.guardCaught(m.Rules[g])
+			if gerr != nil && !resumeBodies && g >= from {
+				return enabled, gerr, g
+			}
+			mc.enabled[g] = ok
 			if ok {
-				if p := m.Rules[r].Priority; first || p < minPrio {
+				if p := m.Rules[g].Priority; first || p < minPrio {
 					minPrio, first = p, false
 				}
 			}
 		}
-		r = from
+		if !resumeBodies {
+			r = 0
+		}
+		mc.prioBodies = true
 	}
 	dirty := false
 	for ; r < len(m.Rules); r++ {
@@ -250,6 +286,10 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 				if rule.Guard != nil && !rule.Guard(mc) {
 					continue
 				}
+			} else if m.hasAssume {
+				if !mc.guardSafe(rule) {
+					continue
+				}
 			} else if !mc.guard(rule) {
 				continue
 			}
@@ -274,6 +314,33 @@ func (mc *Machine) Expand(cur []int64, from int, emit Emit) (enabled int, err *R
 		copy(mc.mem[:n], cur)
 	}
 	return enabled, nil, -1
+}
+
+// guardSafe evaluates a guard that may call a function with an assume
+// statement: if one fails the rule is not enabled, and the other rules go
+// on (Rumur: the guard returns without an error).
+func (mc *Machine) guardSafe(rule *Rule) (ok bool) {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, isAssume := x.(assumeAbort); !isAssume {
+				panic(x)
+			}
+			ok = false
+		}
+	}()
+	return mc.guard(rule)
+}
+
+// guardCaught evaluates a guard, returning its run-time error (a failed
+// assume statement leaves the rule disabled, without an error).
+func (mc *Machine) guardCaught(rule *Rule) (ok bool, err *RuntimeError) {
+	defer func() {
+		if x := recover(); x != nil {
+			err, _ = catch(x)
+			ok = false
+		}
+	}()
+	return mc.guard(rule), nil
 }
 
 // bodySafe runs a rule body, reporting false if an assume statement failed.
@@ -307,7 +374,9 @@ func (mc *Machine) guard(rule *Rule) bool {
 	}
 	mc.enter(rule.Frame, rule.Init)
 	for _, s := range rule.Prelude {
-		s(mc)
+		if s(mc) {
+			return false // a choose entry the aliases read is absent
+		}
 	}
 	if rule.Guard == nil {
 		return true
@@ -351,7 +420,9 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 	mc.Load(slots)
 	mc.enter(p.Frame, span{})
 	for _, s := range p.Pre {
-		s(mc)
+		if s(mc) {
+			return p.Vacuous, nil // a choose entry the aliases read is absent
+		}
 	}
 	return p.Cond(mc), nil
 }

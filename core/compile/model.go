@@ -32,7 +32,8 @@ type Model struct {
 	Assumes    []*Property
 	Covers     []*Property // top-level cover properties
 	Liveness   []*Property
-	// CoverStmts are the cover statements inside bodies, counted per execution.
+	// CoverStmts are the cover statements in the model, in source order,
+	// counted per execution.
 	CoverStmts []*CoverStmt
 	// HasPriorities is set when some rule has a CMurphi priority: only the
 	// enabled rules of the lowest priority value fire.
@@ -148,6 +149,13 @@ type Property struct {
 	Cond  boolFn
 	Pre   []stmtFn // alias bindings
 	Index int      // 1-based number among properties of its kind
+	// DeclName is the name of the declaration the instance comes from,
+	// without its ruleset parameters.
+	DeclName string
+	// Vacuous is the instance's value when a choose entry it is declared
+	// in is absent (there is no such instance then): true for invariants
+	// and assumptions, false for covers and liveness.
+	Vacuous bool
 	// PerElement marks an instance of a property inside a ruleset over a
 	// scalarset: alone it is not invariant under symmetry (only the set of
 	// its instances is), so engines that reduce by symmetry must treat the
@@ -155,12 +163,12 @@ type Property struct {
 	PerElement bool
 }
 
-// CoverStmt is a cover statement inside a rule or procedure (one per rule
-// instance; instances of one statement share Pos).
+// CoverStmt is a cover statement inside a rule or procedure: one per
+// statement of the model, shared by every rule instance that runs it
+// (Rumur keeps one counter per cover statement).
 type CoverStmt struct {
-	Name       string
-	Pos        murphi.Pos
-	PerElement bool
+	Name string
+	Pos  murphi.Pos
 }
 
 // MaxFrame returns the largest frame (slots of locals and temporaries) of

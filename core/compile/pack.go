@@ -121,8 +121,11 @@ func (u *Unpacker) Unpack(src []byte, slots []int64) {
 
 // SortMultisets puts every multiset's entries in canonical order, so that
 // states differing only in the order of multiset entries are one state.
+// A multiset inside another's entries is laid out after it, so going
+// backwards sorts the inner ones first: an outer multiset then compares
+// entries whose own multisets are already in order.
 func (m *Model) SortMultisets(slots []int64) {
-	for i := range m.Multisets {
+	for i := len(m.Multisets) - 1; i >= 0; i-- {
 		ms := &m.Multisets[i]
 		sortEntries(slots[ms.Slot:ms.Slot+ms.Size*ms.EntrySlots], ms.EntrySlots)
 	}

@@ -262,6 +262,7 @@ func (c *compiler) fill(p place, vals []int64) stmtFn {
 }
 
 func (c *compiler) stmt(s murphi.Stmt) stmtFn {
+	defer c.enter(s.Pos())()
 	switch s := s.(type) {
 	case *murphi.AssignStmt:
 		dst := c.place(s.Lhs)
@@ -415,12 +416,7 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 				return false
 			}
 		case murphi.COVER:
-			k := len(c.m.CoverStmts)
-			name := s.Msg
-			if name == "" {
-				name = murphi.ExprString(s.Cond)
-			}
-			c.m.CoverStmts = append(c.m.CoverStmts, &CoverStmt{Name: name, Pos: s.Pos(), PerElement: c.perElement && c.fn == nil})
+			k := c.coverStmt[s.Pos()]
 			return func(mc *Machine) bool {
 				if cond(mc) {
 					mc.CoverHits[k]++
@@ -546,10 +542,12 @@ func (c *compiler) put(s *murphi.PutStmt) stmtFn {
 		a := p.addr()
 		m := c.m
 		return func(mc *Machine) bool {
+			// The designator is located even when nothing is printed: an
+			// index in it may be out of range (Rumur fails then).
+			base := a(mc)
 			if mc.Put == nil {
 				return false
 			}
-			base := a(mc)
 			parts := make([]string, n)
 			for i := 0; i < n; i++ {
 				if lts[i] == nil {

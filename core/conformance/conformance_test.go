@@ -75,6 +75,12 @@ func readManifest(t *testing.T, path string) []map[string]string {
 	return rows
 }
 
+// deviations are the corpus rows where Locus deliberately gives another
+// verdict than the manifest's, each with the reason.
+var deviations = map[string]struct{ verdict, why string }{
+	"rumur/read-slice.m": {verify.Rejected, "no startstate: an error in the Murphi manual (Rumur warns, then passes with 0 states)"},
+}
+
 // check is one run of one model with one set of options and its reference.
 type check struct {
 	size   int64  // the largest reference state count of the model, if known
@@ -85,6 +91,7 @@ type check struct {
 	skip   string // reason, if this check has no reference
 	// noRefLimit bounds a run that has no reference: it must only end cleanly.
 	noRefLimit bool
+	deviation  string // why the expectation departs from the manifest, if it does
 }
 
 type expectation struct {
@@ -163,6 +170,10 @@ func rumurChecks(t *testing.T, dir string) []check {
 			}
 		default:
 			c.skip = "unrecognised portable verdict " + pv
+		}
+		if d, ok := deviations[c.name]; ok {
+			c.expect = expectation{verdict: d.verdict, states: -1, depth: -1}
+			c.deviation = d.why
 		}
 		out = append(out, c)
 	}
@@ -382,6 +393,11 @@ func TestConformance(t *testing.T) {
 	sort.Strings(skips)
 	for _, s := range skips {
 		t.Logf("skip %s", s)
+	}
+	for _, c := range checks {
+		if c.deviation != "" {
+			t.Logf("deviation %s: %s, by design: %s", c.name, c.expect.verdict, c.deviation)
+		}
 	}
 	line := fmt.Sprintf("conformance: %d passed, %d failed, %d skipped", passed, failed, skipped)
 	t.Log(line)

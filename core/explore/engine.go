@@ -33,7 +33,8 @@ const (
 	// DeadlockStuttering: no enabled rule leads to a different state (the
 	// CMurphi definition and Rumur's default).
 	DeadlockStuttering DeadlockMode = iota
-	// DeadlockStuck: no rule is enabled at all.
+	// DeadlockStuck: no rule fires at all (Rumur; a rule whose assume
+	// statement fails does not fire).
 	DeadlockStuck
 	// DeadlockOff: no deadlock detection.
 	DeadlockOff

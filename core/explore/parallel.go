@@ -235,8 +235,8 @@ func (p *parallel) loop() {
 	level, lo, levelEnd := 0, int64(0), s.trail.Len()
 	for !s.stop {
 		if lo == levelEnd {
-			if s.trail.Len() == levelEnd {
-				return // no new state: done
+			if s.trail.Len() == levelEnd || len(s.res.LevelSizes) <= level+1 {
+				return // no new state queued (only stored ones): done
 			}
 			level++
 			levelEnd = s.trail.Len()
@@ -302,7 +302,11 @@ func (p *parallel) settle(depth int) {
 	}
 	sort.Slice(events, func(i, j int) bool { return events[i].key.less(events[j].key) })
 	var cut *partEvent
+	stored := map[candKey]bool{} // kept, never expanded: not in a level
 	for _, e := range events {
+		if e.kept {
+			stored[e.key] = true
+		}
 		s.violation(e.v, e.key.parent, e.rule, e.bad)
 		if s.stop {
 			cut = e
@@ -311,6 +315,7 @@ func (p *parallel) settle(depth int) {
 	}
 	// Merge the kept states by key into the trail.
 	next := make([]int, p.n)
+	kept := int64(0)
 	for w := range p.ids {
 		p.ids[w] = p.ids[w][:0]
 	}
@@ -335,10 +340,11 @@ func (p *parallel) settle(depth int) {
 		}
 		p.ids[w] = append(p.ids[w], id)
 		next[w]++
+		if !stored[a.key] {
+			kept++
+		}
 	}
-	kept := int64(0)
 	for w := range p.parts {
-		kept += int64(next[w])
 		for _, h := range p.ar[w].hits {
 			if int(h.acc) < next[w] {
 				s.props.covers[h.cover]++

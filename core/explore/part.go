@@ -78,6 +78,9 @@ type parentCount struct {
 type accepted struct {
 	key  candKey
 	rule uint32
+	// stored: a cover property could not be evaluated on the state, so it
+	// is stored but never expanded (the owner alone needs to know).
+	stored bool
 }
 
 // coverHit is a cover property (cover) that the owner's accepted state
@@ -139,8 +142,9 @@ type part struct {
 	push    []byte // a queue record being pushed
 
 	cur, slots []int64
-	buf        []byte // the successor being packed
-	outHeld    int64  // bytes of the outboxes reserved from b
+	sorted     []int64 // a successor with its multisets sorted
+	buf        []byte  // the successor being packed
+	outHeld    int64   // bytes of the outboxes reserved from b
 
 	// The state being expanded.
 	curID   int64
@@ -166,6 +170,7 @@ func newPart(ctx context.Context, m *compile.Model, opts Options, idx, n int, b 
 	w.canon = newCanonicalizer(m, opts.Symmetry)
 	w.cur = make([]int64, m.NumSlots)
 	w.slots = make([]int64, m.NumSlots)
+	w.sorted = make([]int64, m.NumSlots)
 	w.buf = make([]byte, w.sb)
 	w.rec = make([]byte, w.sb+8)
 	w.push = make([]byte, w.sb+8)
@@ -236,6 +241,9 @@ func (w *part) seed(s []byte, h uint64, id int64) error {
 // coordinator may keep only a prefix).
 func (w *part) commit(ids []int64) error {
 	for i, id := range ids {
+		if w.acc[i].stored {
+			continue
+		}
 		copy(w.push, w.accStates[i*w.sb:(i+1)*w.sb])
 		binary.LittleEndian.PutUint64(w.push[w.sb:], uint64(id))
 		if err := w.front.Push(w.push); err != nil {
@@ -292,24 +300,24 @@ func (w *part) expand(ids []int64, hi int64) {
 // reports false if the part must stop (no memory for its outboxes).
 func (w *part) expandOne() bool {
 	r := &w.er
-	from, hadError, enabled := 0, false, 0
+	from := 0
 	for {
-		n, rerr, errRule := w.mc.Expand(w.cur, from, w.emit)
-		enabled += n
+		_, rerr, errRule := w.mc.Expand(w.cur, from, w.emit)
 		if r.err != nil {
 			return false
 		}
 		if rerr == nil {
 			break
 		}
-		hadError = true
 		r.events = append(r.events, partEvent{key: candKey{w.curID, 2 * w.nEmit}, v: runtimeViolation(rerr), rule: int32(errRule)})
 		from = errRule + 1
 	}
-	if hadError || w.opts.Deadlock == DeadlockOff {
+	// As the sequential loop: a failed rule leads nowhere, so the state
+	// may still be deadlocked; stuck means no successor was fired.
+	if w.opts.Deadlock == DeadlockOff {
 		return true
 	}
-	if (w.opts.Deadlock == DeadlockStuck && enabled == 0) ||
+	if (w.opts.Deadlock == DeadlockStuck && w.nEmit == 0) ||
 		(w.opts.Deadlock == DeadlockStuttering && !w.changed) {
 		r.events = append(r.events, partEvent{key: candKey{w.curID, seqDeadlock}, rule: -1,
 			v: &Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}})
@@ -319,7 +327,15 @@ func (w *part) expandOne() bool {
 
 func (w *part) onSuccessor(rule int, succ []int64) bool {
 	if !w.changed {
-		for i, v := range succ {
+		// As the sequential search: compared before symmetry reduction,
+		// with multisets as bags.
+		cmp := succ
+		if len(w.m.Multisets) > 0 {
+			cmp = w.sorted
+			copy(cmp, succ)
+			w.m.SortMultisets(cmp)
+		}
+		for i, v := range cmp {
 			if v != w.cur[i] {
 				w.changed = true
 				break
@@ -434,10 +450,12 @@ func (w *part) candidate(rec []byte, depth int) {
 	if len(w.accStates)+w.sb > cap(w.accStates) && !w.growAccepted() {
 		return
 	}
+	stored := false
 	if rerr := coversHeld(w.mc, w.m, w.slots, w.hit); rerr != nil {
 		r.events = append(r.events, partEvent{key: key, v: runtimeViolation(rerr), rule: int32(rule), bad: append([]int64(nil), w.slots...), kept: true})
+		stored = true
 	}
-	w.acc = append(w.acc, accepted{key: key, rule: rule})
+	w.acc = append(w.acc, accepted{key: key, rule: rule, stored: stored})
 	w.accStates = append(w.accStates, s...)
 }
 

@@ -95,13 +95,14 @@ func coversHeld(mc *compile.Machine, m *compile.Model, slots []int64, hit func(i
 }
 
 // kept counts the covers a newly kept state (with id) satisfies and notes
-// which liveness properties it satisfies. It reports whether the search
-// must stop.
+// which liveness properties it satisfies. It reports whether the state
+// must not be expanded: evaluating one raised a run-time error (Rumur then
+// does not queue it) or the search must stop.
 func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
 	s := p.s
 	if rerr := coversHeld(s.mc, s.m, slots, p.hit); rerr != nil {
 		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-		return s.stop
+		return true
 	}
 	if p.live == nil {
 		return false
@@ -110,7 +111,7 @@ func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
 		ok, rerr := s.mc.Eval(q, slots)
 		if rerr != nil {
 			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return s.stop
+			return true
 		}
 		if err := p.live.mark(i, id, ok); err != nil {
 			s.incomplete(err)
@@ -144,43 +145,41 @@ func (p *props) logEdge(parent, id int64) bool {
 func (p *props) finish(complete bool) {
 	s := p.s
 	r := s.res
+	// A cover counts per declaration, summed over its instances, and per
+	// statement, over the rules that run it (Rumur keeps one counter per
+	// cover); it fails if it never held. Under symmetry reduction, too,
+	// such a sum is what the reduced graph preserves.
+	type cover struct {
+		name string
+		pos  murphi.Pos
+		n    int64
+	}
+	var covers []cover
+	decl := map[murphi.Pos]int{}
 	for i, c := range s.m.Covers {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: p.covers[i]})
+		k, ok := decl[c.Pos]
+		if !ok {
+			k = len(covers)
+			decl[c.Pos] = k
+			covers = append(covers, cover{name: c.DeclName, pos: c.Pos})
+		}
+		covers[k].n += p.covers[i]
 	}
 	for i, c := range s.m.CoverStmts {
-		r.Covers = append(r.Covers, CoverCount{Name: c.Name, Count: s.mc.CoverHits[i]})
+		covers = append(covers, cover{name: c.Name, pos: c.Pos, n: s.mc.CoverHits[i]})
 	}
-	if !complete || len(r.Violations) >= s.maxErrors {
+	for _, c := range covers {
+		r.Covers = append(r.Covers, CoverCount{Name: c.name, Count: c.n})
+	}
+	if !complete {
 		return
 	}
-	// Under symmetry reduction only canonical states and transitions are
-	// seen: an instance of a per-element cover counts as hit when any
-	// instance of the same declaration is (the reachable graph maps one
-	// onto the other).
-	reduced := s.opts.Symmetry != SymmetryOff
-	hitAt := map[murphi.Pos]bool{}
-	for i, c := range s.m.Covers {
-		if c.PerElement && p.covers[i] > 0 {
-			hitAt[c.Pos] = true
+	for _, c := range covers {
+		if c.n > 0 || len(r.Violations) >= s.maxErrors {
+			continue
 		}
-	}
-	for i, c := range s.m.CoverStmts {
-		if c.PerElement && s.mc.CoverHits[i] > 0 {
-			hitAt[c.Pos] = true
-		}
-	}
-	miss := func(name string, pos murphi.Pos, n int64, perElement bool) {
-		if n > 0 || (reduced && perElement && hitAt[pos]) || len(r.Violations) >= s.maxErrors {
-			return
-		}
-		r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: name, Pos: pos,
-			Msg: fmt.Sprintf("cover %q is never satisfied", name)})
-	}
-	for i, c := range s.m.Covers {
-		miss(c.Name, c.Pos, p.covers[i], c.PerElement)
-	}
-	for i, c := range s.m.CoverStmts {
-		miss(c.Name, c.Pos, s.mc.CoverHits[i], c.PerElement)
+		r.Violations = append(r.Violations, &Violation{Kind: "cover", Name: c.name, Pos: c.pos,
+			Msg: fmt.Sprintf("cover %q is never satisfied", c.name)})
 	}
 	if p.live != nil && len(r.Violations) < s.maxErrors {
 		p.checkLiveness()

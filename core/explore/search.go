@@ -44,6 +44,8 @@ type searcher struct {
 	curID   int64
 	depth   int // depth of the state being expanded
 	changed bool
+	fired   int     // successors of the state being expanded
+	sorted  []int64 // a successor with its multisets sorted
 	emit    compile.Emit
 
 	res       *Result
@@ -125,6 +127,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 	}
 	s.rec = make([]byte, s.recSize())
 	s.cur = make([]int64, m.NumSlots)
+	s.sorted = make([]int64, m.NumSlots)
 	s.props = newProps(s)
 	s.emit = s.onSuccessor
 	s.nextCheck = s.started.Add(s.opts.ProgressEvery)
@@ -254,8 +257,11 @@ func (s *searcher) admit(slots []int64, parent int64, rule uint32, depth int) bo
 	if s.locality != nil && parent != trail.None {
 		s.locality.edge(s.depth, depth)
 	}
-	if s.props.logEdge(parent, id) || s.props.kept(id, slots, parent, rule) {
+	if s.props.logEdge(parent, id) {
 		return true
+	}
+	if s.props.kept(id, slots, parent, rule) {
+		return s.stop // stored, not expanded
 	}
 	for len(s.res.LevelSizes) <= depth {
 		s.res.LevelSizes = append(s.res.LevelSizes, 0)
@@ -290,8 +296,18 @@ func (s *searcher) levelOf(id int64) int {
 
 func (s *searcher) onSuccessor(rule int, succ []int64) bool {
 	s.res.RulesFired++
+	s.fired++
 	if !s.changed {
-		for i, v := range succ {
+		// The successor is compared before symmetry reduction (as Rumur
+		// and CMurphi do), but a multiset is a bag: entries that only
+		// moved are the same state.
+		cmp := succ
+		if len(s.m.Multisets) > 0 {
+			cmp = s.sorted
+			copy(cmp, succ)
+			s.m.SortMultisets(cmp)
+		}
+		for i, v := range cmp {
 			if v != s.cur[i] {
 				s.changed = true
 				break
@@ -344,19 +360,16 @@ func (s *searcher) loop() {
 			s.locality.begin()
 		}
 		s.changed = false
+		s.fired = 0
 		from := 0
-		hadError := false
-		enabled := 0
 		for {
-			n, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-			enabled += n
+			_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
 			if s.stop {
 				return
 			}
 			if rerr == nil {
 				break
 			}
-			hadError = true
 			s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
 			if s.stop {
 				return
@@ -366,10 +379,14 @@ func (s *searcher) loop() {
 		if s.locality != nil {
 			s.locality.end()
 		}
-		if hadError || s.opts.Deadlock == DeadlockOff {
+		if s.opts.Deadlock == DeadlockOff {
 			continue
 		}
-		if (s.opts.Deadlock == DeadlockStuck && enabled == 0) ||
+		// A rule that failed leads nowhere, so the state may still be
+		// deadlocked (Rumur reports both when it keeps going after errors).
+		// Stuck: no rule fired. A rule whose body failed an assume
+		// statement leads nowhere (Rumur counts it so too).
+		if (s.opts.Deadlock == DeadlockStuck && s.fired == 0) ||
 			(s.opts.Deadlock == DeadlockStuttering && !s.changed) {
 			s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, s.curID, -1, nil)
 		}

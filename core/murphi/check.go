@@ -66,6 +66,10 @@ type Checker struct {
 	sideEffect string
 	writes     *bool // where to record global writes of the current function
 
+	// bodyDone holds the procedures and functions whose bodies are
+	// checked: only those may be run at check time (see fold.go).
+	bodyDone map[*ProcDecl]bool
+
 	stateLeaves uint64
 	// later maps top-level names to where they are declared, to explain
 	// a use before the declaration.
@@ -76,7 +80,7 @@ type Checker struct {
 // diagnostics (errors and warnings); if the list has errors the model must
 // not be compiled.
 func Check(m *Model) (out *Checked, errs ErrorList) {
-	r := &reporter{file: m.File, max: MaxErrors}
+	r := newReporter(m.File)
 	c := &Checker{
 		r: r,
 		info: &Info{
@@ -85,7 +89,8 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			WritesGlobal: make(map[*ProcDecl]bool),
 			WritesParam:  make(map[*Object]bool),
 		},
-		ordinal: 1,
+		ordinal:  1,
+		bodyDone: make(map[*ProcDecl]bool),
 	}
 	out = &Checked{Model: m, Info: c.info}
 	c.out = out
@@ -107,8 +112,14 @@ func Check(m *Model) (out *Checked, errs ErrorList) {
 			hasStart = true
 		}
 	}
-	if !hasStart && len(m.Decls) > 0 {
-		r.warnf(NoPos, "the model has no startstate, so no states are reachable")
+	// The Murphi manual makes a model without a startstate an error (Rumur
+	// only warns, then explores nothing and reports a pass).
+	end := Pos(len(m.File.Src))
+	switch {
+	case len(m.Decls) == 0:
+		r.errorf(end, "the model is empty: a Murphi model needs at least a startstate and a rule")
+	case !hasStart:
+		r.errorf(end, "the model has no startstate, so no state is reachable; add one, such as: startstate begin ... end;")
 	}
 	return out, r.list
 }
@@ -349,6 +360,7 @@ func (c *Checker) procDecl(d *ProcDecl) {
 	c.stmts(d.Body)
 	c.closeScope()
 	c.info.WritesGlobal[d] = writes
+	c.bodyDone[d] = true
 	c.fn, c.fnResult, c.inRule, c.writes = saveFn, saveRes, saveRule, saveWrites
 	c.closeScope()
 }

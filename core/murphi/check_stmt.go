@@ -235,7 +235,11 @@ func (c *Checker) rule(d Decl) {
 		c.closeScope()
 	case *AliasRule:
 		c.openScope()
+		// The bindings are evaluated with each rule's guard (and again
+		// for its body): they may not change the state either.
+		c.sideEffect = "an alias rule's binding"
 		c.aliases(d.Aliases)
+		c.sideEffect = ""
 		for _, r := range d.Rules {
 			c.rule(r)
 		}

@@ -213,8 +213,13 @@ func (c *Checker) constInt(x Expr, what string) (int64, bool) {
 		return 0, false
 	}
 	if !tv.Const {
-		c.r.errorf(x.Pos(), "%s must be a constant", what)
-		return 0, false
+		// Calls of pure functions of constants fold at check time.
+		v, ok, why := c.fold(x)
+		if !ok {
+			c.r.errorf(x.Pos(), "%s must be a constant (%s)", what, why)
+			return 0, false
+		}
+		return v, true
 	}
 	return tv.Value, true
 }

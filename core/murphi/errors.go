@@ -112,8 +112,10 @@ type reporter struct {
 	list   ErrorList
 	nerr   int
 	max    int // bail out after this many errors; 0 = no limit
-	lastAt Pos
+	lastAt Pos // where the last error was reported (-2: none yet)
 }
+
+func newReporter(f *File) *reporter { return &reporter{file: f, max: MaxErrors, lastAt: -2} }
 
 // bailout is the private panic value used to stop after too many errors.
 type bailout struct{}
@@ -140,9 +142,15 @@ func (r *reporter) warnf(p Pos, format string, args ...any) *Error {
 }
 
 func (r *reporter) add(p Pos, sev Severity, msg string) *Error {
+	if sev == SevError && p.IsValid() && p == r.lastAt {
+		// A second error at the same spot is a consequence of the first
+		// (as "expected ')'" after "expected an expression").
+		return nil
+	}
 	e := &Error{Pos: r.file.Position(p), Offset: p, Severity: sev, Msg: msg}
 	r.list = append(r.list, e)
 	if sev == SevError {
+		r.lastAt = p
 		r.nerr++
 		if r.max > 0 && r.nerr >= r.max {
 			panic(bailout{})

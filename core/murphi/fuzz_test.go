@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/internal/modelgen"
 	"github.com/locus-mc/locus/core/murphi"
 )
 
@@ -28,6 +29,12 @@ func seedModels(f *testing.F) {
 	}
 	f.Add([]byte(""))
 	f.Add([]byte("rule begin end"))
+	// Generated models that type-check and run: mutations of them reach
+	// the checker and the compiler far more often than mutations of
+	// random text.
+	for seed := uint64(0); seed < 50; seed++ {
+		f.Add([]byte(modelgen.Generate(modelgen.NewRand(seed)).Source))
+	}
 }
 
 // FuzzFrontEnd feeds arbitrary text to the scanner, parser, checker and

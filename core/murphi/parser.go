@@ -10,8 +10,9 @@ import (
 )
 
 type parser struct {
-	items []item
-	i     int
+	sc    *scanner
+	ahead []item // tokens scanned past the current one (at most a few)
+	i     int    // how many tokens have been consumed: a progress mark
 	tok   Token
 	pos   Pos
 	lit   string
@@ -20,35 +21,51 @@ type parser struct {
 	depth int
 }
 
-const maxNesting = 400
+// MaxNesting bounds how deeply a model's constructs nest: expressions,
+// statements, types and rules, where each operator of a chain such as
+// a + b + c, and each selector of a designator such as a.b[c].d, counts as a
+// level. Later stages walk the tree recursively and compiled code nests as
+// deeply, so this bound keeps all of them within the stack, in a browser's
+// Web Worker too (whose stack holds a few thousand such levels).
+const MaxNesting = 500
 
-func (p *parser) init(items []item, r *reporter) {
-	p.items = items
+// init starts parsing the tokens of sc, which it scans on demand: a parse
+// that stops early never scans (or holds) the rest of a large file.
+func (p *parser) init(sc *scanner, r *reporter) {
+	p.sc = sc
 	p.r = r
 	p.i = -1
+	p.tok = ILLEGAL
 	p.next()
 }
 
-func (p *parser) next() {
-	if p.i < len(p.items)-1 {
-		p.i++
+// scanned returns the k-th token after the current one (k >= 1).
+func (p *parser) scanned(k int) item {
+	for len(p.ahead) < k {
+		p.ahead = append(p.ahead, p.sc.next())
 	}
-	it := &p.items[p.i]
-	p.tok, p.pos, p.lit = it.tok, it.pos, it.lit
-	if p.tok == ILLEGAL { // already reported by the scanner
-		p.next()
+	return p.ahead[k-1]
+}
+
+func (p *parser) next() {
+	for p.tok != EOF {
+		it := p.scanned(1)
+		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
+		p.i++
+		p.tok, p.pos, p.lit = it.tok, it.pos, it.lit
+		if p.tok != ILLEGAL { // an illegal token was reported by the scanner
+			return
+		}
 	}
 }
 
-func (p *parser) peek(k int) Token {
-	j := p.i + k
-	for j < len(p.items) && p.items[j].tok == ILLEGAL {
-		j++
+// peek returns the next token after the current one (skipping illegal ones).
+func (p *parser) peek() Token {
+	for k := 1; ; k++ {
+		if t := p.scanned(k).tok; t != ILLEGAL {
+			return t
+		}
 	}
-	if j >= len(p.items) {
-		return EOF
-	}
-	return p.items[j].tok
 }
 
 // describe names the current token for an error message.
@@ -96,9 +113,27 @@ func (p *parser) skipSemis() {
 
 func (p *parser) enter() {
 	p.depth++
-	if p.depth > maxNesting {
-		p.r.errorf(p.pos, "nesting too deep")
-		panic(bailout{})
+	if p.depth > MaxNesting {
+		p.tooDeep(p.pos)
+	}
+}
+
+// tooDeep reports nesting beyond MaxNesting at pos and stops parsing: what
+// follows is most likely more of the same.
+func (p *parser) tooDeep(pos Pos) {
+	p.r.errorf(pos, "too deeply nested: more than %d levels of expressions, statements or types (each operator in a chain such as a + b + c counts as a level); split it up", MaxNesting)
+	panic(bailout{})
+}
+
+// checkHeight rejects a top-level item nested more deeply than MaxNesting
+// (the parser's own depth count does not see every way of nesting).
+func (p *parser) checkHeight(d Decl) {
+	if _, over := Height(d, MaxNesting); over != nil {
+		pos := over.Pos()
+		if b, ok := over.(*BinaryExpr); ok {
+			pos = b.OpPos
+		}
+		p.tooDeep(pos)
 	}
 }
 
@@ -142,7 +177,7 @@ func (p *parser) expectEnd(what string, specific ...Token) Pos {
 func (p *parser) parseModel() []Decl {
 	var decls []Decl
 	for p.tok != EOF {
-		start := p.i
+		start, first := p.i, len(decls)
 		switch p.tok {
 		case CONST, TYPE, VAR:
 			decls = append(decls, p.parseDeclSection()...)
@@ -160,6 +195,9 @@ func (p *parser) parseModel() []Decl {
 		default:
 			p.errorExpected("a declaration (const, type, var, procedure, function) or a rule")
 			p.syncTop()
+		}
+		for _, d := range decls[first:] {
+			p.checkHeight(d)
 		}
 		if p.i == start { // guarantee progress
 			p.next()
@@ -194,7 +232,7 @@ func (p *parser) parseDecls() []Decl {
 // declContinues reports whether the current tokens begin "name :" or "name ,",
 // i.e. another declaration in the current section.
 func (p *parser) declContinues() bool {
-	return p.tok == IDENT && (p.peek(1) == COLON || p.peek(1) == COMMA)
+	return p.tok == IDENT && (p.peek() == COLON || p.peek() == COMMA)
 }
 
 func (p *parser) parseDeclSection() []Decl {
@@ -719,7 +757,7 @@ func (p *parser) parseStmt() Stmt {
 	pos := p.pos
 	switch p.tok {
 	case IDENT:
-		if p.peek(1) == LPAREN {
+		if p.peek() == LPAREN {
 			call := p.parseCall()
 			if p.tok == ASSIGN {
 				p.r.errorf(p.pos, "cannot assign to a function call")
@@ -956,12 +994,16 @@ func (p *parser) parseBinary(minPrec int) Expr {
 	p.enter()
 	defer p.leave()
 	x := p.parseUnary()
-	for {
+	for chain := 1; ; chain++ {
 		prec := binaryPrec(p.tok)
 		if prec == 0 || prec < minPrec {
 			return x
 		}
 		op, opPos := p.tok, p.pos
+		if chain > MaxNesting {
+			// Stop a long chain early; checkHeight sees the exact depth.
+			p.tooDeep(opPos)
+		}
 		p.next()
 		var y Expr
 		switch {
@@ -1020,7 +1062,7 @@ func (p *parser) parsePrimary() Expr {
 		p.next()
 		return x
 	case IDENT:
-		if p.peek(1) == LPAREN {
+		if p.peek() == LPAREN {
 			return p.parseCall()
 		}
 		return p.parseDesignator()
@@ -1122,7 +1164,10 @@ func (p *parser) parseCall() *CallExpr {
 // parseDesignator parses ID {.ID | [expr]}.
 func (p *parser) parseDesignator() Expr {
 	var x Expr = p.parseIdent()
-	for {
+	for chain := 1; ; chain++ {
+		if (p.tok == DOT || p.tok == LBRACK) && chain > MaxNesting {
+			p.tooDeep(p.pos)
+		}
 		switch p.tok {
 		case DOT:
 			dot := p.pos

@@ -21,17 +21,14 @@ type scanner struct {
 	r   *reporter
 }
 
-// scanAll scans the whole file; errors go to r and scanning always goes on.
-func scanAll(src []byte, r *reporter) []item {
+// newScanner returns a scanner of src, past a byte-order mark; errors go to
+// r and scanning always goes on.
+func newScanner(src []byte, r *reporter) *scanner {
 	s := &scanner{src: src, r: r}
-	items := make([]item, 0, len(src)/4+1)
-	for {
-		it := s.next()
-		items = append(items, it)
-		if it.tok == EOF {
-			return items
-		}
+	if len(src) >= len(bom) && string(src[:len(bom)]) == bom {
+		s.off = len(bom)
 	}
+	return s
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

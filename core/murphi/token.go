@@ -269,6 +269,9 @@ func (f *File) Position(p Pos) Position {
 		i = 0
 	}
 	start := int(f.lines[i])
+	if start == 0 && off >= len(bom) && string(f.Src[:len(bom)]) == bom {
+		start = len(bom) // editors do not show the byte-order mark
+	}
 	col := utf8.RuneCount(f.Src[start:off]) + 1
 	return Position{File: f.Name, Line: i + 1, Col: col}
 }

@@ -1,124 +1,165 @@
 package murphi
 
+// This file walks syntax trees without recursion, so that no input, however
+// deeply nested, can exhaust the stack of a walk.
+
 // Inspect traverses the tree rooted at n (a *Model or any Node) in depth-first
 // order, calling f for each node; if f returns false the node's children are
 // skipped.
 func Inspect(n any, f func(Node) bool) {
+	var stack []Node
 	switch n := n.(type) {
 	case *Model:
-		for _, d := range n.Decls {
-			Inspect(d, f)
+		for i := len(n.Decls) - 1; i >= 0; i-- {
+			stack = append(stack, n.Decls[i])
 		}
-		return
-	case nil:
-		return
+	case Node:
+		stack = append(stack, n)
 	}
-	node, ok := n.(Node)
-	if !ok || node == nil || !f(node) {
-		return
+	for len(stack) > 0 {
+		node := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if node == nil || !f(node) {
+			continue
+		}
+		mark := len(stack)
+		eachChild(node, func(c Node) { stack = append(stack, c) })
+		for i, j := mark, len(stack)-1; i < j; i, j = i+1, j-1 {
+			stack[i], stack[j] = stack[j], stack[i]
+		}
 	}
+}
+
+// Height returns the number of nodes on the longest path from n down to a
+// leaf, and over, the first node found at depth limit+1 (nil if no path is
+// longer than limit).
+func Height(n Node, limit int) (height int, over Node) {
+	type entry struct {
+		n     Node
+		depth int
+	}
+	stack := []entry{{n, 1}}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.n == nil {
+			continue
+		}
+		if e.depth > height {
+			height = e.depth
+		}
+		if e.depth == limit+1 && over == nil {
+			over = e.n
+		}
+		eachChild(e.n, func(c Node) { stack = append(stack, entry{c, e.depth + 1}) })
+	}
+	return height, over
+}
+
+// eachChild calls visit for each direct child of n, in source order.
+func eachChild(n Node, visit func(Node)) {
 	exprs := func(list []Expr) {
 		for _, x := range list {
 			if x != nil {
-				Inspect(x, f)
+				visit(x)
 			}
 		}
 	}
 	stmts := func(list []Stmt) {
 		for _, s := range list {
-			Inspect(s, f)
+			visit(s)
 		}
 	}
 	decls := func(list []Decl) {
 		for _, d := range list {
-			Inspect(d, f)
+			visit(d)
 		}
 	}
 	quants := func(list []*Quantifier) {
 		for _, q := range list {
-			Inspect(q.Name, f)
+			visit(q.Name)
 			if q.Type != nil {
-				Inspect(q.Type, f)
+				visit(q.Type)
 			}
 			exprs([]Expr{q.From, q.To, q.By})
 		}
 	}
 	aliases := func(list []*AliasDecl) {
 		for _, a := range list {
-			Inspect(a.Name, f)
-			Inspect(a.X, f)
+			visit(a.Name)
+			visit(a.X)
 		}
 	}
 	switch n := n.(type) {
 	case *Ident, *IntLit, *UndefinedLit, *BadExpr, *BooleanType, *BadType, *ErrorStmt, *BadStmt:
 	case *ParenExpr:
-		Inspect(n.X, f)
+		visit(n.X)
 	case *UnaryExpr:
-		Inspect(n.X, f)
+		visit(n.X)
 	case *BinaryExpr:
-		Inspect(n.X, f)
-		Inspect(n.Y, f)
+		visit(n.X)
+		visit(n.Y)
 	case *CondExpr:
 		exprs([]Expr{n.Cond, n.Then, n.Else})
 	case *IndexExpr:
-		Inspect(n.X, f)
-		Inspect(n.Index, f)
+		visit(n.X)
+		visit(n.Index)
 	case *FieldExpr:
-		Inspect(n.X, f)
-		Inspect(n.Field, f)
+		visit(n.X)
+		visit(n.Field)
 	case *CallExpr:
-		Inspect(n.Func, f)
+		visit(n.Func)
 		exprs(n.Args)
 	case *QuantExpr:
 		quants(n.Quants)
-		Inspect(n.Body, f)
+		visit(n.Body)
 	case *IsUndefinedExpr:
-		Inspect(n.X, f)
+		visit(n.X)
 	case *IsMemberExpr:
-		Inspect(n.X, f)
-		Inspect(n.Type, f)
+		visit(n.X)
+		visit(n.Type)
 	case *MultisetCountExpr:
-		Inspect(n.Var, f)
-		Inspect(n.Multiset, f)
-		Inspect(n.Pred, f)
+		visit(n.Var)
+		visit(n.Multiset)
+		visit(n.Pred)
 
 	case *NamedType:
-		Inspect(n.Name, f)
+		visit(n.Name)
 	case *RangeType:
-		Inspect(n.Lo, f)
-		Inspect(n.Hi, f)
+		visit(n.Lo)
+		visit(n.Hi)
 	case *EnumType:
 		for _, m := range n.Members {
-			Inspect(m, f)
+			visit(m)
 		}
 	case *RecordType:
 		for _, fd := range n.Fields {
-			Inspect(fd, f)
+			visit(fd)
 		}
 	case *ArrayType:
-		Inspect(n.Index, f)
-		Inspect(n.Elem, f)
+		visit(n.Index)
+		visit(n.Elem)
 	case *ScalarsetType:
-		Inspect(n.Size, f)
+		visit(n.Size)
 	case *UnionType:
 		for _, m := range n.Members {
-			Inspect(m, f)
+			visit(m)
 		}
 	case *MultisetType:
-		Inspect(n.Size, f)
-		Inspect(n.Elem, f)
+		visit(n.Size)
+		visit(n.Elem)
 
 	case *AssignStmt:
-		Inspect(n.Lhs, f)
-		Inspect(n.Rhs, f)
+		visit(n.Lhs)
+		visit(n.Rhs)
 	case *IfStmt:
 		for _, cl := range n.Clauses {
-			Inspect(cl.Cond, f)
+			visit(cl.Cond)
 			stmts(cl.Body)
 		}
 		stmts(n.Else)
 	case *SwitchStmt:
-		Inspect(n.X, f)
+		visit(n.X)
 		for _, cl := range n.Cases {
 			exprs(cl.Values)
 			stmts(cl.Body)
@@ -128,69 +169,69 @@ func Inspect(n any, f func(Node) bool) {
 		quants(n.Quants)
 		stmts(n.Body)
 	case *WhileStmt:
-		Inspect(n.Cond, f)
+		visit(n.Cond)
 		stmts(n.Body)
 	case *AliasStmt:
 		aliases(n.Aliases)
 		stmts(n.Body)
 	case *CallStmt:
-		Inspect(n.Call, f)
+		visit(n.Call)
 	case *ClearStmt:
-		Inspect(n.X, f)
+		visit(n.X)
 	case *UndefineStmt:
-		Inspect(n.X, f)
+		visit(n.X)
 	case *PropertyStmt:
-		Inspect(n.Cond, f)
+		visit(n.Cond)
 	case *PutStmt:
 		if n.X != nil {
-			Inspect(n.X, f)
+			visit(n.X)
 		}
 	case *ReturnStmt:
 		if n.Result != nil {
-			Inspect(n.Result, f)
+			visit(n.Result)
 		}
 	case *MultisetAddStmt:
-		Inspect(n.Elem, f)
-		Inspect(n.Multiset, f)
+		visit(n.Elem)
+		visit(n.Multiset)
 	case *MultisetRemoveStmt:
-		Inspect(n.Index, f)
-		Inspect(n.Multiset, f)
+		visit(n.Index)
+		visit(n.Multiset)
 	case *MultisetRemovePredStmt:
-		Inspect(n.Var, f)
-		Inspect(n.Multiset, f)
-		Inspect(n.Pred, f)
+		visit(n.Var)
+		visit(n.Multiset)
+		visit(n.Pred)
 
 	case *ConstDecl:
 		for _, id := range n.Names {
-			Inspect(id, f)
+			visit(id)
 		}
-		Inspect(n.Value, f)
+		visit(n.Value)
 	case *TypeDecl:
 		for _, id := range n.Names {
-			Inspect(id, f)
+			visit(id)
 		}
-		Inspect(n.Type, f)
+		visit(n.Type)
 	case *VarDecl:
 		for _, id := range n.Names {
-			Inspect(id, f)
+			visit(id)
 		}
-		Inspect(n.Type, f)
+		visit(n.Type)
 	case *ProcDecl:
-		Inspect(n.Name, f)
+		visit(n.Name)
 		for _, prm := range n.Params {
 			for _, id := range prm.Names {
-				Inspect(id, f)
+				visit(id)
 			}
-			Inspect(prm.Type, f)
+			visit(prm.Type)
 		}
 		if n.Result != nil {
-			Inspect(n.Result, f)
+			visit(n.Result)
 		}
 		decls(n.Decls)
 		stmts(n.Body)
 	case *SimpleRule:
 		if n.Guard != nil {
-			Inspect(n.Guard, f)
+			visit(n.Guard)
 		}
 		decls(n.Decls)
 		stmts(n.Body)
@@ -198,7 +239,7 @@ func Inspect(n any, f func(Node) bool) {
 		decls(n.Decls)
 		stmts(n.Body)
 	case *PropertyRule:
-		Inspect(n.Cond, f)
+		visit(n.Cond)
 	case *Ruleset:
 		quants(n.Quants)
 		decls(n.Rules)
@@ -206,10 +247,10 @@ func Inspect(n any, f func(Node) bool) {
 		aliases(n.Aliases)
 		decls(n.Rules)
 	case *ChooseRule:
-		Inspect(n.Var, f)
-		Inspect(n.Multiset, f)
+		visit(n.Var)
+		visit(n.Multiset)
 		decls(n.Rules)
 	default:
-		panic("murphi.Inspect: unexpected node type")
+		panic("murphi: unexpected node type in a walk")
 	}
 }

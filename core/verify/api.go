@@ -40,7 +40,22 @@ type Options struct {
 	// parallel search at the other end of this transport (each served by
 	// ServePart), instead of on goroutines: the browser's Web Workers.
 	Parts explore.PartTransport `json:"-"`
+
+	// OnStage, if set, is called as each stage starts: StageParse,
+	// StageCheck, StageCompile, StageSearch. The front-end stages do not
+	// watch the context (each is bounded in time by the front end's size
+	// limits), so a front end that must stop at once uses this to say where
+	// the run was.
+	OnStage func(stage string) `json:"-"`
 }
+
+// Stages of a check, as passed to Options.OnStage.
+const (
+	StageParse   = "parsing"
+	StageCheck   = "type-checking"
+	StageCompile = "compiling"
+	StageSearch  = "searching"
+)
 
 // The plain types of core/run, by the names this package always used.
 type (

@@ -3,12 +3,13 @@ package verify
 import (
 	"context"
 	"fmt"
-	"github.com/locus-mc/locus/core/job"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/explore"
+	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
 )
 
@@ -32,10 +33,27 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 		res.Reason = err.Error()
 		return res
 	}
-	m, diags := Compile(filename, src)
+	stage := func(s string) bool {
+		if err := ctx.Err(); err != nil {
+			res.Verdict = Incomplete
+			res.Reason = fmt.Sprintf("%s before %s", cancelled(ctx), s)
+			return false
+		}
+		if opts.OnStage != nil {
+			opts.OnStage(s)
+		}
+		return true
+	}
+	m, diags, ok := compileStages(filename, src, stage)
 	res.Diagnostics = diags
+	if !ok {
+		return res
+	}
 	if m == nil {
 		res.Verdict = Rejected
+		return res
+	}
+	if !stage(StageSearch) {
 		return res
 	}
 	res.StateBits = m.StateBits
@@ -45,6 +63,12 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	eo.Parts = opts.Parts
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
+	if res.Verdict == Incomplete && ctx.Err() != nil {
+		// Say who stopped the search ("interrupted by SIGTERM after ...").
+		if rest, ok := strings.CutPrefix(res.Reason, "cancelled"); ok {
+			res.Reason = cancelled(ctx) + rest
+		}
+	}
 	return res
 }
 
@@ -64,30 +88,52 @@ func ServePart(ctx context.Context, filename string, src []byte, opts Options, i
 	return explore.ServePart(ctx, m, eo, index, n, recv, send)
 }
 
+// cancelled says why ctx ended, for a Reason.
+func cancelled(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
+		return cause.Error()
+	}
+	return "cancelled"
+}
+
 // Compile runs the front end and the compiler. It returns nil and the
 // diagnostics if the model is rejected.
 func Compile(filename string, src []byte) (*compile.Model, []Diagnostic) {
-	ast, errs := murphi.ParseFile(filename, src)
-	var diags []Diagnostic
-	if !errs.HasErrors() {
-		var ck *murphi.Checked
-		ck, errs = murphi.Check(ast)
-		diags = diagnostics(errs)
-		if !errs.HasErrors() {
-			m, err := compile.Compile(ck)
-			if err != nil {
-				ce, _ := err.(*compile.CompileError)
-				d := Diagnostic{File: filename, Severity: "error", Message: err.Error()}
-				if ce != nil {
-					d.Line, d.Col, d.Message = ce.Pos.Line, ce.Pos.Col, ce.Msg
-				}
-				return nil, append(diags, d)
-			}
-			return m, diags
-		}
-		return nil, diags
+	m, diags, _ := compileStages(filename, src, func(string) bool { return true })
+	return m, diags
+}
+
+// compileStages parses, checks and compiles, calling stage as each stage
+// starts; when stage returns false it stops and returns ok = false.
+func compileStages(filename string, src []byte, stage func(string) bool) (m *compile.Model, diags []Diagnostic, ok bool) {
+	if !stage(StageParse) {
+		return nil, nil, false
 	}
-	return nil, diagnostics(errs)
+	ast, errs := murphi.ParseFile(filename, src)
+	if errs.HasErrors() {
+		return nil, diagnostics(errs), true
+	}
+	if !stage(StageCheck) {
+		return nil, diagnostics(errs), false
+	}
+	ck, errs := murphi.Check(ast)
+	diags = diagnostics(errs)
+	if errs.HasErrors() {
+		return nil, diags, true
+	}
+	if !stage(StageCompile) {
+		return nil, diags, false
+	}
+	m, err := compile.Compile(ck)
+	if err != nil {
+		ce, _ := err.(*compile.CompileError)
+		d := Diagnostic{File: filename, Severity: "error", Message: err.Error()}
+		if ce != nil {
+			d.Line, d.Col, d.Message = ce.Pos.Line, ce.Pos.Col, ce.Msg
+		}
+		return nil, append(diags, d), true
+	}
+	return m, diags, true
 }
 
 // Diagnose runs only the front end and returns its diagnostics, for editors.

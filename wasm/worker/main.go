@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -189,7 +190,12 @@ func (w *worker) check(m protocol.Message) {
 		hard = protocol.HardHeapLimit(o.MemoryBytes / int64(o.Workers))
 	}
 	var res *verify.Result
-	if err := safely(func() { res = verify.Check(ctx, m.Filename, []byte(m.Source), opts) }); err != nil {
+	if err := safely(func() {
+		if testCrash != nil {
+			testCrash(m.Source)
+		}
+		res = verify.Check(ctx, m.Filename, []byte(m.Source), opts)
+	}); err != nil {
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
 		return
 	}
@@ -229,7 +235,9 @@ func (w *worker) servePart(m protocol.Message) {
 func safely(f func()) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error in the engine: %v\n%s", r, debug.Stack())
+			// The stack goes to the console, for the bug report.
+			fmt.Fprintf(os.Stderr, "panic: %v\n%s", r, debug.Stack())
+			err = fmt.Errorf("internal error in the engine: %v. This is a bug in Locus; please report it, with the model and the options", r)
 		}
 	}()
 	f()
