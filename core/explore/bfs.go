@@ -56,6 +56,22 @@ func oneWorkerOnly(m *compile.Model, opts Options) string {
 }
 
 func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
+	var note string
+	if opts.Generated != nil && !lifo {
+		r, err := generatedSearch(ctx, m, opts)
+		if err == nil {
+			return r
+		}
+		note = err.Error() + ": the search ran on the compiled closures"
+	}
+	r := closureSearch(ctx, m, opts, lifo)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	return r
+}
+
+func closureSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
 	s, failed := newSearcher(ctx, m, opts, lifo)
 	if failed != nil {
 		return failed

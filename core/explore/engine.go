@@ -22,6 +22,7 @@ import (
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/storagefs"
 )
 
@@ -81,6 +82,10 @@ type Options struct {
 	// Parts, if set, runs parts 1..Workers-1 of a parallel search at its
 	// end (ServePart) instead of on goroutines.
 	Parts PartTransport
+	// Generated, if set, runs a one-worker bfs in WebAssembly generated
+	// for the model (core/wasmgen) on this runtime, where the generator
+	// covers the model and the options; otherwise the closures run it.
+	Generated wasmgen.Runtime
 }
 
 // Param returns engine parameter name: the value given in Options, else
@@ -147,6 +152,9 @@ type Result struct {
 	Notes []string
 	// Workers is the number of workers the search ran on.
 	Workers int
+	// CodeGen names the runtime of the generated code the search ran in
+	// ("" for the compiled closures).
+	CodeGen string
 }
 
 // CoverCount reports how often a cover property held.

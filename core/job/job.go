@@ -152,6 +152,9 @@ type Result struct {
 	RSSBytes      int64   `json:"rss_bytes,omitempty"`      // process peak resident set (filled by the CLI)
 	Algorithm     string  `json:"algorithm"`
 	Workers       int     `json:"workers,omitempty"` // the workers the search ran on
+	// CodeGen names the WebAssembly runtime that ran code generated for
+	// the model ("" when the compiled closures ran the search).
+	CodeGen string `json:"code_gen,omitempty"`
 	// Phases lists the modes an adaptive engine went through, in order
 	// (auto: "exact", then "compact", then "cache").
 	Phases            []string     `json:"phases,omitempty"`

@@ -10,6 +10,7 @@ package verify
 import (
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/storagefs"
 )
 
@@ -40,6 +41,10 @@ type Options struct {
 	// parallel search at the other end of this transport (each served by
 	// ServePart), instead of on goroutines: the browser's Web Workers.
 	Parts explore.PartTransport `json:"-"`
+
+	// Generated, if set, runs a one-worker bfs in WebAssembly generated for
+	// the model, on this runtime, where the generator covers the model.
+	Generated wasmgen.Runtime `json:"-"`
 
 	// OnStage, if set, is called as each stage starts: StageParse,
 	// StageCheck, StageCompile, StageSearch. The front-end stages do not

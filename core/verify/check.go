@@ -61,6 +61,7 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	eo.FS = opts.FS
 	eo.Progress = opts.Progress
 	eo.Parts = opts.Parts
+	eo.Generated = opts.Generated
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
 	if res.Verdict == Incomplete && ctx.Err() != nil {
@@ -249,6 +250,7 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.Locality = r.Locality
 	res.StatesEstimate = r.StatesEstimate
 	res.Workers = r.Workers
+	res.CodeGen = r.CodeGen
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n

@@ -16,7 +16,11 @@
 // parallel search's parts run in Web Workers of their own, talking through
 // SharedArrayBuffers when the page is cross-origin isolated, or through
 // postMessage batches with --transport message), and the native CLI runs
-// bfs with the same workers, back to back, --repeat times each.
+// bfs with the same workers, back to back, --repeat times each. With
+// --codegen, each one-worker check also runs in a Worker started with
+// ?codegen=1: the search runs in WebAssembly generated for the model
+// (core/wasmgen) and compiled by the browser, where the generator covers
+// the model (code_gen says so; else the closures ran it, with a note).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -35,7 +39,9 @@ const algo = opt('--algo', '');
 const workersList = opt('--workers', '');
 const transports = opt('--transport', 'shared').split(',');
 const repeat = Number(opt('--repeat', '1'));
-const model = resolve(args[0] || '/work/shared/models/cmurphi/mux/n_peterson.m');
+const codegen = args.includes('--codegen');
+if (codegen) args.splice(args.indexOf('--codegen'), 1);
+const model = resolve(args[0] || resolve(h.root, '../shared/models/cmurphi/mux/n_peterson.m'));
 const source = readFileSync(model, 'utf8');
 const TICK_MS = 20;
 
@@ -66,7 +72,8 @@ function nativeRun(flags) {
 // and returns its result, wall seconds and whether the page was isolated.
 async function engineRun(page, options, transport) {
   return page.evaluate(async ({ source, filename, options, transport }) => {
-    const w = new Worker('worker.js' + (transport === 'message' ? '?transport=message' : ''));
+    const query = { message: '?transport=message', codegen: '?codegen=1' }[transport] || '';
+    const w = new Worker('worker.js' + query);
     const t0 = performance.now();
     try {
       const result = await new Promise((resolve, reject) => {
@@ -99,13 +106,14 @@ if (workersList) {
         for (const n of workersList.split(',').map(Number)) {
           const flags = ['--algo', 'bfs', '--workers', String(n), '--symmetry', sym, '--trace', 'none'];
           const nat = nativeRun(flags);
-          for (const transport of n > 1 ? transports : ['-']) {
+          for (const transport of n > 1 ? transports : codegen ? ['-', 'codegen'] : ['-']) {
             const options = { algorithm: 'bfs', symmetry: sym, memory_bytes: memoryMB << 20, workers: n, trace: 'none' };
             const b = await engineRun(page, options, transport);
             rows.push({
               symmetry: sym,
               workers: n,
               transport: n > 1 ? (b.isolated && transport === 'shared' ? 'SharedArrayBuffer' : 'postMessage') : '-',
+              code_gen: b.result.code_gen || '',
               same: nat.res.verdict === b.result.verdict && nat.res.states === b.result.states && nat.res.rules_fired === b.result.rules_fired,
               states: b.result.states,
               rules_fired: b.result.rules_fired,
