@@ -1,9 +1,17 @@
 // worker.js: runs the Locus engine (engine.wasm, Go) in this dedicated Web Worker.
-// Messages are JSON strings; see wasm/protocol. Messages that arrive while the
-// engine loads are kept in self.locusPending, which the engine drains.
+// Messages are JSON strings; see wasm/protocol. The page's first message is
+// {module}: engine.wasm compiled once by the page, so no Worker fetches or
+// compiles it again (a Worker started without it fetches engine.wasm itself).
+// Messages that arrive while the engine loads are kept in self.locusPending,
+// which the engine drains.
 'use strict';
 self.locusPending = [];
-self.onmessage = (e) => self.locusPending.push(e.data);
+let gotModule;
+const moduleReady = new Promise((resolve) => { gotModule = resolve; });
+self.onmessage = (e) => {
+  if (e.data && typeof e.data === 'object' && 'module' in e.data) gotModule(e.data.module);
+  else self.locusPending.push(e.data);
+};
 
 importScripts('wasm_exec.js');
 
@@ -91,7 +99,11 @@ function fail(what) {
     }
   };
   try {
-    const { instance } = await WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject);
+    // The page sends its compiled module, or null if it has none.
+    const module = await moduleReady;
+    const instance = module
+      ? await WebAssembly.instantiate(module, go.importObject)
+      : (await WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject)).instance;
     await go.run(instance);
   } catch (err) {
     fail('the engine failed: ' + (err && err.message ? err.message : String(err)));

@@ -3,8 +3,9 @@
 #   - vugu gen for ui/ (the generated *_gen.go are committed; this keeps them current)
 #   - public/locus-ui.wasm (the page) and public/engine.wasm (the engine Worker)
 #   - public/dist/app.{js,css}: CodeMirror, uPlot and the page's JS/CSS, bundled by esbuild
+#   - public/dist/graph-worker.js: Graphviz (@viz-js/viz) for the state graph, loaded on first use
 #   - public/wasm_exec.js from this Go's GOROOT
-#   - examples, icons, .gz files and the service worker (web/sitegen)
+#   - examples, icons, .gz files and the service worker (web/sitegen), .br files (scripts/brotli.mjs)
 # Idempotent; unchanged inputs are not rebuilt (Go's build cache, a stamp for esbuild).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,11 +44,14 @@ done
 if [ ! -f public/dist/app.js ] || [ -n "$(find web/src package-lock.json -newer public/dist/app.js -type f 2>/dev/null)" ]; then
 	node_modules/.bin/esbuild web/src/app.js --bundle --minify --sourcemap --format=iife --target=es2020 \
 		--outdir=public/dist --entry-names=app --log-level=warning
+	node_modules/.bin/esbuild web/src/graph-worker.js --bundle --minify --format=iife --target=es2020 \
+		--outfile=public/dist/graph-worker.js --log-level=warning
 fi
 
 # 4. wasm_exec.js must match the Go that built the binaries.
 wasm_exec="$(go env GOROOT)/lib/wasm/wasm_exec.js"
 cmp -s "$wasm_exec" public/wasm_exec.js || cp "$wasm_exec" public/wasm_exec.js
 
-# 5. Examples, icons, .gz, service worker.
+# 5. Examples, icons, .gz, service worker; then .br (Node's zlib has Brotli, Go's standard library does not).
 go run ./web/sitegen -public public -examples examples -sw web/src/sw.js
+node scripts/brotli.mjs public

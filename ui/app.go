@@ -18,15 +18,17 @@ import (
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
-// renderEvery throttles renders caused by progress messages (5-10 a second
-// is smooth; rendering per message would be wasted work).
-const renderEvery = 150 * time.Millisecond
+// renderEvery throttles renders caused by progress messages (4 a second is
+// smooth enough; each render redraws the page's DOM).
+const renderEvery = 250 * time.Millisecond
 
 // Example is one shipped model, from examples/index.json.
 type Example struct {
 	File        string `json:"file"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
+	Lesson      string `json:"lesson,omitempty"`  // the group it belongs to in the gallery
+	Teaches     string `json:"teaches,omitempty"` // a sentence on what it teaches
 }
 
 // Run is one check: started, running, finished or cancelled.
@@ -43,6 +45,8 @@ type Run struct {
 	Samples  int    // progress messages received
 	Step     int    // the counterexample step shown
 	Changed  bool   // show only changed variables in the counterexample
+	Query    string // filter the counterexample's variables by name
+	Exports  bool   // the counterexample's text and JSON files have arrived
 	levels   levelEstimate
 	sizes    []int64
 }
@@ -70,6 +74,10 @@ type App struct {
 	Examples []Example
 	Example  string // the example file shown, "" once the text is not an example
 	Filename string
+	Files    Files  // the user's saved models
+	Tab      string // the side panel shown: "check", "simulate", "graph" or "help"
+	Sim      Sim
+	Graph    GraphState
 
 	Algorithm string
 	Symmetry  string
@@ -93,6 +101,8 @@ type App struct {
 	DraftTitle  string
 
 	runWorker  *worker
+	spare      *worker // a loaded engine Worker waiting for the next run
+	toolWorker *worker // simulation and state graph, started on first use
 	diagWorker *worker
 	diagID     int64
 	nextID     int64
@@ -112,7 +122,8 @@ func (a *App) Start(ee vugu.EventEnv) {
 	a.ee = ee
 	a.Algorithm, a.Symmetry, a.Deadlock = protocol.DefaultAlgorithm, job.Symmetries[0], job.Deadlocks[0]
 	a.MemoryMB = protocol.DefaultMemoryMB
-	a.Filename = "model.m"
+	a.Filename = "untitled.m"
+	a.Tab = "check"
 	a.wake = make(chan struct{}, 1)
 	go a.serve()
 	go a.tick()
@@ -123,6 +134,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	})
 	editorCreate("", a.editorIdle)
 	a.diagWorker = newWorker(a.deliver)
+	a.watchFiles()
 
 	a.onHash = js.FuncOf(func(this js.Value, args []js.Value) any {
 		a.post(func() bool { return a.openShareLink(locationHash()) || a.openShortLink() })
@@ -148,6 +160,14 @@ func (a *App) Start(ee vugu.EventEnv) {
 
 	shared := a.openShareLink(locationHash()) || a.openShortLink()
 	go a.loadExamples(!shared)
+}
+
+// prepareSpare starts the engine Worker the next run will use, so that a
+// click on Run finds the engine loaded.
+func (a *App) prepareSpare() {
+	if a.spare == nil {
+		a.spare = newWorker(a.deliver)
+	}
 }
 
 // post queues f to run with the render lock held; f reports whether the
@@ -228,8 +248,10 @@ func (a *App) loadExamples(openFirst bool) {
 			return true
 		}
 		a.Examples = list
-		if openFirst && len(list) > 0 {
-			go a.openExample(list[0].File)
+		if openFirst {
+			go a.restore(list)
+		} else {
+			locus("util").Call("loaded")
 		}
 		return true
 	})
@@ -244,16 +266,27 @@ func (a *App) PickExample(event vugu.DOMEvent) {
 	go a.openExample(file)
 }
 
-func (a *App) openExample(file string) {
+func (a *App) openExample(file string) { a.loadExample(file, false) }
+
+// loadExample opens an example; the one opened on a first visit (initial)
+// gives way to anything the user opened meanwhile.
+func (a *App) loadExample(file string, initial bool) {
 	text, err := fetchText("examples/" + file)
 	a.post(func() bool {
+		if initial && (a.Example != "" || a.Files.Current != "" || editorText() != "") {
+			locus("util").Call("loaded")
+			return false
+		}
 		if err != nil {
 			a.Notice = Notice{"error", fmt.Sprintf("The example %s could not be loaded: %v", file, err)}
 			return true
 		}
 		a.setModel(file, text)
 		a.Example = file
+		a.Files.Current = ""
+		filesSetCurrent("")
 		setHash("")
+		locus("util").Call("loaded")
 		return true
 	})
 }
@@ -263,6 +296,11 @@ func (a *App) setModel(filename, text string) {
 	a.cancelRun()
 	a.Run = nil
 	chartsReset()
+	traceDrop("run")
+	a.resetTools()
+	a.Files.Current = ""
+	a.Files.Saved = text // nothing to save until it is edited
+	a.Files.Status = ""
 	a.Filename = filename
 	a.Example = ""
 	a.ShareURL = ""
@@ -304,10 +342,7 @@ func (a *App) diagnose() {
 		return
 	}
 	a.lastSource = src
-	if a.Example != "" {
-		// Edited: the text is no longer the example as shipped.
-		a.Example = ""
-	}
+	a.edited(src)
 	a.nextID++
 	a.diagID = a.nextID
 	a.diagWorker.post(protocol.Message{Type: protocol.TypeDiagnose, ID: a.diagID, Filename: a.Filename, Source: src})
@@ -333,9 +368,12 @@ func (a *App) options() protocol.Options {
 // Running reports whether a check is under way.
 func (a *App) Running() bool { return a.Run != nil && a.Run.Status == "running" }
 
-// StartRun is the Run button's handler: a fresh Worker per check.
+// StartRun is the Run button's handler: a fresh Worker per check, loaded
+// ahead of time (see prepareSpare).
 func (a *App) StartRun() {
 	a.cancelRun()
+	a.Tab = "check"
+	a.diagnose() // saves the text too
 	opts := a.options()
 	if err := protocol.ValidateOptions(&opts); err != nil {
 		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
@@ -345,7 +383,11 @@ func (a *App) StartRun() {
 	a.Run = &Run{ID: a.nextID, Filename: a.Filename, Options: opts, Status: "running", Started: time.Now()}
 	a.Notice = Notice{}
 	chartsReset()
-	a.runWorker = newWorker(a.deliver)
+	chartsPush(&protocol.Progress{})
+	traceDrop("run")
+	editorMark(0, "")
+	a.prepareSpare()
+	a.runWorker, a.spare = a.spare, nil
 	src := editorText()
 	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts}); err != nil {
 		a.finish("failed", "cannot start the check: "+err.Error())
@@ -360,10 +402,13 @@ func (a *App) CancelRun() {
 	}
 }
 
+// cancelRun terminates the run's Worker, which really stops the engine
+// and frees its memory, and prepares the next one.
 func (a *App) cancelRun() {
 	if a.runWorker != nil {
 		a.runWorker.terminate()
 		a.runWorker = nil
+		a.prepareSpare()
 	}
 }
 
@@ -383,6 +428,10 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	}
 	if from == a.diagWorker {
 		switch m.Type {
+		case protocol.TypeReady:
+			// The engine is loaded (and compiled, for every Worker): load
+			// the one the first run will use.
+			a.prepareSpare()
 		case protocol.TypeDiagnostics:
 			if m.ID == a.diagID {
 				a.Diagnostics = m.Diagnostics
@@ -400,6 +449,12 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		}
 		return false
 	}
+	if from == a.spare {
+		return a.receiveSpare(m)
+	}
+	if from == a.toolWorker {
+		return a.receiveTool(m)
+	}
 	if from != a.runWorker || a.Run == nil || (m.ID != 0 && m.ID != a.Run.ID) {
 		return false // from a Worker that was cancelled or replaced
 	}
@@ -411,8 +466,15 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		r.Progress = m.Progress
 		r.Samples++
 		chartsPush(m.Progress)
-		r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
-		chartsSetLevels(r.sizes)
+		if a.bfsLevels(r) {
+			// (A depth-first run's "level" is its depth, which can reach
+			// millions: no per-level chart for it.)
+			r.sizes = r.levels.observe(m.Progress.Level, m.Progress.States)
+			chartsSetLevels(r.sizes)
+		}
+		return false
+	case protocol.TypeTrace:
+		r.Exports = m.Trace.Exports
 		return false
 	case protocol.TypeResult:
 		r.Result = m.Result
@@ -422,8 +484,25 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 			r.sizes = m.Result.LevelSizes
 			chartsSetLevels(r.sizes)
 		}
+		if res := m.Result; res.States != nil || res.RulesFired > 0 {
+			// The last point of the chart is the result's, so that a run
+			// shorter than one progress sample still draws a line.
+			final := protocol.Progress{Seconds: res.Seconds}
+			if res.States != nil {
+				final.States = *res.States
+			} else if r.Progress != nil {
+				final.States = r.Progress.States
+			}
+			chartsPush(&final)
+		}
 		if len(m.Result.Diagnostics) > 0 {
 			editorSetDiagnostics(m.Result.Diagnostics)
+		}
+		if v := m.Result.Violation; v != nil {
+			if len(v.Trace) > 0 {
+				stateviewShow("run", 0)
+			}
+			markPos(v.Pos, "violation")
 		}
 		return true
 	case protocol.TypeError:

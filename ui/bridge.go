@@ -22,6 +22,8 @@ func editorAttach(host js.Value)             { locus("editor").Call("attach", ho
 func editorText() string                     { return locus("editor").Call("getText").String() }
 func editorSetText(text string)              { locus("editor").Call("setText", text) }
 func editorGoTo(line, col int)               { locus("editor").Call("goTo", line, col) }
+func editorMark(line int, kind string)       { locus("editor").Call("mark", line, kind) }
+func editorTakeReplaced() bool               { return locus("editor").Call("takeReplaced").Bool() }
 
 func editorSetDiagnostics(ds []protocol.Diagnostic) {
 	b, _ := json.Marshal(ds)
@@ -32,6 +34,64 @@ func chartsAttach(which string, host js.Value) { locus("charts").Call("attach", 
 func chartsReset()                             { locus("charts").Call("reset") }
 func chartsPush(p *protocol.Progress) {
 	locus("charts").Call("push", p.Seconds, float64(p.States), float64(p.QueueMemory+p.QueueDisk))
+}
+
+// The state views and the traces they show (web/src/stateview.js,
+// tracestore.js); key is "run", "sim" or "graph".
+func stateviewAttach(key string, host js.Value) { locus("stateview").Call("attach", key, host) }
+func stateviewShow(key string, step int)        { locus("stateview").Call("show", key, step) }
+func stateviewFilter(key, query string, onlyChanged bool) {
+	locus("stateview").Call("filter", key, query, onlyChanged)
+}
+func traceCut(key string, n int) { locus("traces").Call("cut", key, n) }
+func traceDrop(key string)       { locus("traces").Call("drop", key) }
+
+// traceSteps lists the rule and position of each step of trace key.
+func traceSteps(key string) []StepInfo {
+	var out []StepInfo
+	json.Unmarshal([]byte(locus("traces").Call("steps", key).String()), &out)
+	return out
+}
+
+// StepInfo names one step of a trace.
+type StepInfo struct {
+	Rule string `json:"rule"`
+	Pos  string `json:"pos"`
+}
+
+// exportBlob is an export file ("text" or "json") that came with trace key,
+// or null.
+func exportBlob(key, which string) js.Value {
+	ex := locus("engine").Call("exports", key)
+	if ex.IsNull() || ex.IsUndefined() {
+		return js.Null()
+	}
+	return ex.Get(which)
+}
+
+func downloadBlob(name string, blob js.Value) { locus("files").Call("downloadBlob", name, blob) }
+func downloadText(name, text string)          { locus("files").Call("download", name, text) }
+func copyBlob(blob js.Value) bool {
+	v, err := await(locus("files").Call("copyBlob", blob))
+	return err == nil && v.Truthy()
+}
+
+// The state graph view (web/src/graph.js).
+func graphAttach(host js.Value, onSelect js.Func) { locus("graph").Call("attach", host, onSelect) }
+func graphShow(node int)                          { locus("graph").Call("show", node) }
+func graphHighlight(path []int) {
+	b, _ := json.Marshal(path)
+	locus("graph").Call("highlight", string(b))
+}
+
+// graphDraw lays out the graph that answered request id; it returns "" or
+// why it could not.
+func graphDraw(id int64) string {
+	v, err := await(locus("graph").Call("draw", id))
+	if err != nil {
+		return err.Error()
+	}
+	return v.String()
 }
 func chartsSetLevels(sizes []int64) {
 	b, _ := json.Marshal(sizes)
@@ -100,12 +160,19 @@ type worker struct {
 	onError   js.Func
 }
 
-// newWorker starts a Worker; deliver is called, from a JavaScript callback,
-// with each message it sends and must not block.
+// newWorker starts a Worker (with the engine the page compiled once, see
+// web/src/engine.js); deliver is called, from a JavaScript callback, with
+// each message it sends and must not block. Messages that carry typed
+// arrays or Blobs are unpacked by the JavaScript side, which keeps the
+// bulk and hands over their JSON summary.
 func newWorker(deliver func(*worker, protocol.Message)) *worker {
-	wk := &worker{w: js.Global().Get("Worker").New("worker.js")}
+	wk := &worker{w: locus("engine").Call("spawn")}
 	wk.onMessage = js.FuncOf(func(this js.Value, args []js.Value) any {
-		m, err := protocol.Decode(args[0].Get("data").String())
+		data := args[0].Get("data")
+		if data.Type() != js.TypeString {
+			data = locus("engine").Call("accept", data)
+		}
+		m, err := protocol.Decode(data.String())
 		if err != nil {
 			m = protocol.Message{Type: protocol.TypeError, Message: "unreadable message from the engine: " + err.Error()}
 		}

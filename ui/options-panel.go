@@ -15,15 +15,10 @@ type OptionsPanel struct {
 // Choice is one entry of an options menu.
 type Choice struct{ Value, Label string }
 
-var (
-	symmetryLabels = map[string]string{"exact": "Exact", "heuristic": "Heuristic (faster)", "off": "Off"}
-	deadlockLabels = map[string]string{"stuttering": "Report deadlocks", "stuck": "Report stuck states only", "off": "Ignore deadlocks"}
-)
-
 func choices(values []string, labels map[string]string) []Choice {
 	out := make([]Choice, len(values))
 	for i, v := range values {
-		out[i] = Choice{v, labels[v]}
+		out[i] = Choice{v, label(labels, v)}
 	}
 	return out
 }
@@ -120,3 +115,6 @@ func (c *OptionsPanel) HashValue() string { return strconv.Itoa(c.App.HashBits) 
 // TakesHash and TakesLocality report whether the selected engine has the option.
 func (c *OptionsPanel) TakesHash() bool     { e := c.App.Engine(); return e != nil && e.HashCompaction }
 func (c *OptionsPanel) TakesLocality() bool { e := c.App.Engine(); return e != nil && e.Locality }
+
+// Help explains an option (see OptionHelp).
+func (c *OptionsPanel) Help(option string) string { return OptionHelp[option] }

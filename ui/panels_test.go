@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/locus-mc/locus/wasm/protocol"
@@ -29,37 +28,74 @@ func TestTracePanel(t *testing.T) {
 	if got := c.Where(); got != "Step 1 of 3" {
 		t.Errorf("Where() = %q", got)
 	}
-	// The start state has nothing "changed".
-	if got := c.Vars(); got[0].Class != "" || got[1].Class != "" {
-		t.Errorf("step 1 Vars() = %v, want nothing highlighted", got)
+	if got := c.Kind(); got != "An invariant is false: “mutex”" {
+		t.Errorf("Kind() = %q", got)
 	}
-	c.Go(99)
-	if c.Step() != 2 || c.Rule() != "enter, i:2" {
-		t.Errorf("Go(99): step %d rule %q, want the last step", c.Step(), c.Rule())
-	}
-	want := []TraceVar{{"pc[1]", "crit", ""}, {"pc[2]", "crit", "changed"}}
-	if got := c.Vars(); !reflect.DeepEqual(got, want) {
-		t.Errorf("Vars() = %v, want %v", got, want)
-	}
-	c.ToggleChanged()
-	if got := c.Vars(); !reflect.DeepEqual(got, want[1:]) {
-		t.Errorf("only changed: Vars() = %v, want %v", got, want[1:])
-	}
-	c.Go(-5)
-	if c.Step() != 0 {
-		t.Errorf("Go(-5): step %d, want 0", c.Step())
+	a.Run.Step = 99 // clamped
+	if c.Step() != 2 || c.Rule() != "enter, i:2" || c.Where() != "Step 3 of 3" {
+		t.Errorf("step %d rule %q, want the last step", c.Step(), c.Rule())
 	}
 	// No run, no trace: nothing to show and no panic.
 	empty := &TracePanel{App: &App{}}
-	if len(empty.Steps()) != 0 || empty.Step() != 0 || empty.Where() != "" || empty.Vars() != nil {
+	if len(empty.Steps()) != 0 || empty.Step() != 0 || empty.Where() != "" || empty.Kind() != "" || empty.HasExports() {
 		t.Errorf("empty trace panel shows something")
+	}
+}
+
+func TestKindWords(t *testing.T) {
+	for kind, want := range map[string]string{
+		"loop-limit":       "A rule ran too long (a loop that does not end?)",
+		"invariant":        "An invariant is false",
+		"some-new-kind":    "Some new kind",
+		"division-by-zero": "Division by zero",
+	} {
+		if got := KindWords(kind); got != want {
+			t.Errorf("KindWords(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}
+
+func TestOptionsSummaryUsesMenuWords(t *testing.T) {
+	c := &VerdictPanel{App: failedRun()}
+	c.App.Engines = []protocol.EngineInfo{{Name: "bfs", Title: "Breadth-first search"}}
+	c.App.Run.Result.Symmetry, c.App.Run.Result.Deadlock = "exact", "stuttering"
+	for _, s := range c.Stats() {
+		if s.Key == "options" && s.Value != "Breadth-first search; symmetry reduction: Exact; deadlock: No rule changes the state" {
+			t.Errorf("options = %q", s.Value)
+		}
+	}
+}
+
+func TestModelNames(t *testing.T) {
+	list := []ModelInfo{{ID: "a", Name: "untitled.m"}, {ID: "b", Name: "untitled-2.m"}, {ID: "c", Name: "p.m"}}
+	for _, tc := range []struct{ in, except, want string }{
+		{"untitled.m", "", "untitled-3.m"},
+		{"p.m", "c", "p.m"},
+		{"p.m", "", "p-2.m"},
+		{"new.m", "", "new.m"},
+	} {
+		if got := uniqueName(tc.in, list, tc.except); got != tc.want {
+			t.Errorf("uniqueName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for in, want := range map[string]string{"foo": "foo.m", "dir/x.M": "x.M", "  ": "untitled.m", `C:\a\b.m`: "b.m"} {
+		if got := modelName(in); got != want {
+			t.Errorf("modelName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLessons(t *testing.T) {
+	got := lessons([]Example{{File: "a.m", Lesson: "X"}, {File: "b.m", Lesson: "Y"}, {File: "c.m", Lesson: "X"}, {File: "d.m"}})
+	if len(got) != 3 || got[0].Name != "X" || len(got[0].Examples) != 2 || got[2].Name != "Examples" {
+		t.Errorf("lessons = %+v", got)
 	}
 }
 
 func TestVerdictPanel(t *testing.T) {
 	a := failedRun()
 	c := &VerdictPanel{App: a}
-	if c.Verdict() != "fail" || c.Headline() != "Invariant mutex failed (m.m:9:1)" {
+	if c.Verdict() != "fail" || c.Headline() != "An invariant is false: “mutex” (m.m:9:1)" {
 		t.Errorf("Verdict() = %q, Headline() = %q", c.Verdict(), c.Headline())
 	}
 	stats := map[string]string{}

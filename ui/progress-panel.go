@@ -30,13 +30,19 @@ func (c *ProgressPanel) Stats() []Stat {
 		p.BytesWritten, p.BytesRead = max(p.BytesWritten, res.DiskWritten), max(p.BytesRead, res.DiskRead)
 	}
 	budget := r.Options.MemoryBytes
+	memLabel, mem := "Memory (of budget)", p.MemoryBytes
+	if res := r.Result; res != nil && res.PeakBytes > 0 {
+		// Finished: the engine's peak, which the verdict reports too (a
+		// short run may end before any progress sample).
+		memLabel, mem = "Peak memory (of budget)", res.PeakBytes
+	}
 	out := []Stat{
 		{"time", "Elapsed", seconds(p.Seconds)},
 		{"states", "States", count(p.States)},
 		{"rules", "Rules fired", count(p.RulesFired)},
 		{"level", "BFS level", count(int64(p.Level))},
 		{"queue", "Queued (memory / disk)", count(p.QueueMemory) + " / " + count(p.QueueDisk)},
-		{"memory", "Memory (of budget)", byteSize(p.MemoryBytes) + " of " + byteSize(budget)},
+		{"memory", memLabel, byteSize(mem) + " of " + byteSize(budget)},
 		{"disk", "Disk written / read", byteSize(p.BytesWritten) + " / " + byteSize(p.BytesRead)},
 		{"rate", "States per second", rate(p.StatesPerSec)},
 	}
@@ -94,9 +100,12 @@ func (c *ProgressPanel) LevelsCaption() string {
 // there is no per-level chart.
 func (c *ProgressPanel) NoLevels() bool {
 	r := c.App.Run
-	if r == nil {
-		return false
-	}
-	e := c.App.EngineNamed(r.Options.Algorithm)
-	return e != nil && !e.Levels
+	return r != nil && !c.App.bfsLevels(r)
+}
+
+// bfsLevels reports whether the run's engine searches by BFS levels (the
+// engine registry says), so its progress levels can be charted.
+func (a *App) bfsLevels(r *Run) bool {
+	e := a.EngineNamed(r.Options.Algorithm)
+	return e != nil && e.Levels
 }

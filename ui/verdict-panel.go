@@ -70,14 +70,25 @@ func (c *VerdictPanel) Headline() string {
 		return what + "."
 	case protocol.Fail:
 		if v := res.Violation; v != nil {
-			if v.Pos != "" {
-				return sentence(v.Message) + " (" + v.Pos + ")"
+			s := KindWords(v.Kind) + ": " + sentence(v.Message)
+			switch {
+			case v.Kind == "invariant" && v.Name != "":
+				s = KindWords(v.Kind) + ": “" + v.Name + "”"
+			case v.Kind == "deadlock":
+				s = KindWords(v.Kind)
 			}
-			return sentence(v.Message)
+			if v.Pos != "" {
+				s += " (" + v.Pos + ")"
+			}
+			return s
 		}
 		return "A property failed."
 	case protocol.Rejected:
 		return "The model has errors; fix them and run again."
+	case protocol.Incomplete:
+		if res.Reason != "" {
+			return "Nothing was proved: " + res.Reason
+		}
 	}
 	if res.Reason != "" {
 		return sentence(res.Reason)
@@ -134,11 +145,18 @@ func (c *VerdictPanel) Stats() []Stat {
 	if res.StateBits > 0 {
 		add("state-size", "State size", fmt.Sprintf("%d bits", res.StateBits))
 	}
+	// The options in the words of the menus (the engine's title from the
+	// registry).
 	algo := orDefault(res.Algorithm, r.Options.Algorithm)
+	if e := c.App.EngineNamed(algo); e != nil && e.Title != "" {
+		algo = e.Title
+	}
 	if len(res.Phases) > 1 {
 		algo += " (" + strings.Join(res.Phases, " → ") + ")"
 	}
-	add("options", "Options", fmt.Sprintf("%s, symmetry %s, deadlock %s", algo, orDefault(res.Symmetry, r.Options.Symmetry), orDefault(res.Deadlock, r.Options.Deadlock)))
+	add("options", "Options", fmt.Sprintf("%s; symmetry reduction: %s; deadlock: %s", algo,
+		label(symmetryLabels, orDefault(res.Symmetry, r.Options.Symmetry)),
+		label(deadlockLabels, orDefault(res.Deadlock, r.Options.Deadlock))))
 	return out
 }
 

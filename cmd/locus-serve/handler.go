@@ -3,7 +3,9 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"hash/crc32"
 	"io"
 	"net/http"
@@ -34,13 +36,16 @@ var contentTypes = map[string]string{
 // Handler serves the files under dir. Every response must be revalidated
 // (Cache-Control: no-cache), so a new build shows up on the next load; the
 // service worker, not the HTTP cache, is what keeps the app usable offline.
-// When the client accepts gzip and a file has a name.gz beside it holding
-// the same content, that is sent instead. Every response makes the page
-// cross-origin isolated (COOP and COEP), which lets the engine's Web
-// Workers share memory (SharedArrayBuffer) in a parallel check; the app
-// loads nothing from other origins, so isolation costs it nothing.
+// When the client accepts Brotli and a file has a name.br beside it made
+// from the same content (name.br.sum holds its SHA-256), that is sent
+// instead; else, when it accepts gzip and name.gz holds the same content,
+// that.
+// Every response makes the page cross-origin isolated (COOP and COEP),
+// which lets the engine's Web Workers share memory (SharedArrayBuffer) in
+// a parallel check; the app loads nothing from other origins.
 func Handler(dir string) http.Handler {
-	gz := &gzipIndex{known: make(map[gzipKey]bool)}
+	gz := &gzipIndex{known: make(map[gzipKey]bool), same: sameContent}
+	br := &gzipIndex{known: make(map[gzipKey]bool), same: sameBrotli}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -57,7 +62,7 @@ func Handler(dir string) http.Handler {
 			full = filepath.Join(full, "index.html")
 			info, err = os.Stat(full)
 		}
-		if err != nil || strings.HasSuffix(name, ".gz") {
+		if err != nil || strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".br.sum") {
 			http.NotFound(w, r)
 			return
 		}
@@ -72,7 +77,14 @@ func Handler(dir string) http.Handler {
 		}
 		h.Add("Vary", "Accept-Encoding")
 		send := full
-		if acceptsGzip(r) {
+		if accepts(r, "br") {
+			if brInfo, err := os.Stat(full + ".br"); err == nil && br.matches(full, info, brInfo) {
+				send = full + ".br"
+				info = brInfo
+				h.Set("Content-Encoding", "br")
+			}
+		}
+		if send == full && accepts(r, "gzip") {
 			if gzInfo, err := os.Stat(full + ".gz"); err == nil && gz.matches(full, info, gzInfo) {
 				send = full + ".gz"
 				info = gzInfo
@@ -96,23 +108,25 @@ var isolation = map[string]string{
 	"Cross-Origin-Resource-Policy": "same-origin",
 }
 
-func acceptsGzip(r *http.Request) bool {
+// accepts reports whether the request accepts the content coding.
+func accepts(r *http.Request, coding string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
+		if strings.TrimSpace(enc) == coding && strings.ReplaceAll(q, " ", "") != "q=0" {
 			return true
 		}
 	}
 	return false
 }
 
-// gzipIndex remembers which name.gz files hold their name's content. File
-// times cannot tell (a copied site gets new times in any order), so the
-// gzip trailer's CRC-32 and length are checked against the file, once per
-// version of the pair.
+// gzipIndex remembers which compressed files (name.gz, or name.br) hold
+// their name's content. File times cannot tell (a copied site gets new
+// times in any order), so same checks the pair (the gzip trailer's CRC-32
+// and length; the SHA-256 recorded for the .br), once per version of it.
 type gzipIndex struct {
 	mu    sync.Mutex
 	known map[gzipKey]bool
+	same  func(name string, size int64) bool
 }
 
 type gzipKey struct {
@@ -129,7 +143,7 @@ func (x *gzipIndex) matches(name string, info, gzInfo os.FileInfo) bool {
 	if seen {
 		return ok
 	}
-	ok = sameContent(name, info.Size())
+	ok = x.same(name, info.Size())
 	x.mu.Lock()
 	x.known[key] = ok
 	x.mu.Unlock()
@@ -163,4 +177,23 @@ func sameContent(name string, size int64) bool {
 		return false
 	}
 	return h.Sum32() == binary.LittleEndian.Uint32(trailer[:4])
+}
+
+// sameBrotli reports whether name.br was made from name: name.br.sum holds
+// the SHA-256 of what was compressed (scripts/brotli.mjs writes both).
+func sameBrotli(name string, size int64) bool {
+	sum, err := os.ReadFile(name + ".br.sum")
+	if err != nil {
+		return false
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if n, err := io.Copy(h, f); err != nil || n != size {
+		return false
+	}
+	return strings.TrimSpace(string(sum)) == hex.EncodeToString(h.Sum(nil))
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -122,5 +125,53 @@ func TestHandler(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /: status %d, want 405", resp.StatusCode)
+	}
+}
+
+func TestLogRequests(t *testing.T) {
+	var b strings.Builder
+	h := logRequests(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte("hello"))
+	}), &b)
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/x.wasm", nil))
+	if got := b.String(); got != "418 5 /x.wasm\n" {
+		t.Fatalf("log %q", got)
+	}
+}
+
+func TestBrotliOnlyWhenItMatches(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	wasm := bytes.Repeat([]byte("wasm"), 1000)
+	writeFile(t, filepath.Join(dir, "index.html"), []byte("<html>"), now)
+	writeFile(t, filepath.Join(dir, "e.wasm"), wasm, now)
+	writeFile(t, filepath.Join(dir, "e.wasm.br"), []byte("pretend brotli"), now)
+	sum := sha256.Sum256(wasm)
+	writeFile(t, filepath.Join(dir, "e.wasm.br.sum"), []byte(hex.EncodeToString(sum[:])+"\n"), now)
+	writeFile(t, filepath.Join(dir, "old.js"), []byte("new();"), now)
+	writeFile(t, filepath.Join(dir, "old.js.br"), []byte("pretend"), now)
+	writeFile(t, filepath.Join(dir, "old.js.br.sum"), []byte("0000\n"), now)
+	h := Handler(dir)
+	for _, tc := range []struct {
+		path, accept, encoding string
+		body                   string
+	}{
+		{"/e.wasm", "gzip, br", "br", "pretend brotli"},
+		{"/e.wasm", "gzip", "", string(wasm)},
+		{"/old.js", "br", "", "new();"}, // a stale .br is not sent
+		{"/e.wasm.br", "br", "", "404 page not found\n"},
+		{"/e.wasm.br.sum", "", "", "404 page not found\n"},
+	} {
+		req := httptest.NewRequest("GET", tc.path, nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if got := w.Header().Get("Content-Encoding"); got != tc.encoding {
+			t.Errorf("%s (%s): Content-Encoding %q, want %q", tc.path, tc.accept, got, tc.encoding)
+		}
+		if w.Body.String() != tc.body {
+			t.Errorf("%s (%s): body %.40q, want %.40q", tc.path, tc.accept, w.Body.String(), tc.body)
+		}
 	}
 }

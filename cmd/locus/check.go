@@ -114,7 +114,10 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs := flag.NewFlagSet("locus check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	opts := &cf.opts
-	var ndl bool
+	var (
+		ndl    bool
+		format string
+	)
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
@@ -129,6 +132,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.Var(sizeFlag{&opts.MemoryBytes}, "memory", "same as -m")
 	fs.Float64Var(&opts.QueueFraction, "queue-fraction", 0, "share of the memory budget for the BFS queue's in-memory part (default 0.1)")
 	fs.StringVar(&opts.Trace, "trace", "diff", "counterexample output: full (every variable at each step), diff (changes only) or none")
+	fs.StringVar(&format, "trace-format", "locus", "counterexample text layout: locus, or cmurphi (CMurphi's error trace, as the browser app exports it)")
 	fs.BoolVar(&cf.jsonOut, "json", false, "print the result as one JSON object")
 	fs.BoolVar(&cf.progress, "progress", false, "print progress to stderr")
 	fs.StringVar(&cf.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
@@ -168,6 +172,13 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	cf.trace = opts.Trace
 	if cf.trace == "diff" {
 		opts.Trace = "full" // the engine keeps full states; printing shows the changes
+	}
+	if format != "locus" && format != "cmurphi" {
+		fmt.Fprintf(stderr, "locus check: unknown trace format %q (locus or cmurphi)\n", format)
+		return cf, exitRejected, false
+	}
+	if format == "cmurphi" {
+		cf.trace = "cmurphi-" + cf.trace
 	}
 	if opts.Bound < 0 {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
@@ -317,7 +328,7 @@ func report(stdout, stderr io.Writer, cf checkFlags, res *verify.Result, src []b
 	if cf.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if cf.trace == "none" {
+		if strings.HasSuffix(cf.trace, "none") {
 			stripTraces(res)
 		}
 		enc.Encode(res)
@@ -506,6 +517,14 @@ func printViolation(w io.Writer, v verify.Violation, trace string) {
 	where := ""
 	if v.Pos != "" {
 		where = " at " + v.Pos
+	}
+	if format, ok := strings.CutPrefix(trace, "cmurphi-"); ok {
+		if format == "none" || len(v.Trace) == 0 {
+			fmt.Fprintf(w, "Violation (%s)%s: %s\n", v.Kind, where, v.Message)
+			return
+		}
+		verify.WriteTraceCMurphi(w, v, format == "full")
+		return
 	}
 	fmt.Fprintf(w, "Violation (%s)%s: %s\n", v.Kind, where, v.Message)
 	if trace == "none" || len(v.Trace) == 0 {

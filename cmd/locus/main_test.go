@@ -168,3 +168,26 @@ func TestUsage(t *testing.T) {
 		t.Errorf("help: exit %d %q", code, out)
 	}
 }
+
+func TestCMurphiTraceFormat(t *testing.T) {
+	for _, tc := range []struct {
+		flags []string
+		want  []string
+		code  int
+	}{
+		{[]string{"--trace-format", "cmurphi"}, []string{"The following is the error trace for the error:\n\n\tInvariant \"mutual exclusion\" failed.\n", "Rule take the lock, p:1 fired.\nlocked:true\npc[1]:critical\n----------\n", "The last state of the trace (in full) is:\n", "End of the error trace.\n\nResult:       FAIL"}, exitFail},
+		{[]string{"--trace-format", "cmurphi", "--trace", "full"}, []string{"Rule read the lock: it is free, p:1 fired.\nlocked:false\npc[1]:saw_free\npc[2]:idle\n"}, exitFail},
+		{[]string{"--trace-format", "cmurphi", "--trace", "none"}, []string{"Violation (invariant)"}, exitFail},
+		{[]string{"--trace-format", "xml"}, nil, exitRejected},
+	} {
+		code, out, _ := locus(t, append(append([]string{"check"}, tc.flags...), example("broken-mutex.m"))...)
+		if code != tc.code {
+			t.Fatalf("%v: exit %d, want %d", tc.flags, code, tc.code)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.flags, w, out)
+			}
+		}
+	}
+}

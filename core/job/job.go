@@ -196,6 +196,7 @@ type Violation struct {
 // start state's name for the first step) and the state itself.
 type TraceStep struct {
 	Rule  string     `json:"rule"`
+	Pos   string     `json:"pos,omitempty"` // file:line:col of the rule or start state
 	State []VarValue `json:"state"`
 	// Changed lists the indexes in State that differ from the previous step.
 	Changed []int `json:"changed,omitempty"`

@@ -649,3 +649,21 @@ func less(a, b []int64) bool {
 	}
 	return false
 }
+
+// Normalizer returns the in-place normalisation a checker applies to every
+// state before it stores it: multiset reduction (always on, as in CMurphi)
+// and, when reduce is set, scalarset symmetry reduction in the given mode.
+// It is nil when there is nothing to do.
+func Normalizer(m *compile.Model, mode Mode, reduce bool) func([]int64) {
+	var sym *Reducer
+	if reduce {
+		sym = New(m, mode)
+	}
+	if sym == nil {
+		if len(m.Multisets) == 0 {
+			return nil
+		}
+		return m.SortMultisets
+	}
+	return sym.Canonicalize
+}

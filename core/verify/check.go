@@ -291,8 +291,9 @@ func violationOf(m *compile.Model, v *explore.Violation) Violation {
 		out.Pos = m.Position(v.Pos).String()
 	}
 	var prev []int64
+	where := rulePositions(m)
 	for _, st := range v.Trace {
-		step := TraceStep{Rule: st.Rule}
+		step := TraceStep{Rule: st.Rule, Pos: where(st.Rule)}
 		for i := range m.Leaves {
 			step.State = append(step.State, VarValue{Name: m.Leaves[i].Name, Value: m.FormatLeaf(i, st.State[i])})
 			if prev != nil && prev[i] != st.State[i] {
@@ -303,6 +304,33 @@ func violationOf(m *compile.Model, v *explore.Violation) Violation {
 		prev = st.State
 	}
 	return out
+}
+
+// rulePositions returns a function that finds the source position of a
+// trace step's rule (a rule instance, "startstate NAME", or a rule that
+// raised an error, "NAME (fails)"). Instances of one rule share a name
+// prefix but not always a position, so the first instance of the name wins.
+func rulePositions(m *compile.Model) func(string) string {
+	var byName map[string]string
+	return func(rule string) string {
+		if byName == nil {
+			byName = make(map[string]string, len(m.Rules)+len(m.Starts))
+			for _, r := range m.Rules {
+				if _, ok := byName[r.Name]; !ok {
+					byName[r.Name] = m.Position(r.Pos).String()
+				}
+			}
+			for _, s := range m.Starts {
+				if _, ok := byName["startstate "+s.Name]; !ok {
+					byName["startstate "+s.Name] = m.Position(s.Pos).String()
+				}
+			}
+		}
+		if p, ok := byName[rule]; ok {
+			return p
+		}
+		return byName[strings.TrimSuffix(rule, " (fails)")]
+	}
 }
 
 // ValidateOptions reports the first invalid option value, for front ends

@@ -43,6 +43,11 @@ const (
 	TypeProgress    = "progress"    // worker -> page: one progress sample
 	TypeResult      = "result"      // worker -> page: the outcome of a check
 	TypeError       = "error"       // worker -> page: no result could be produced
+	TypeSimulate    = "simulate"    // page -> worker: follow a simulation path
+	TypeSim         = "sim"         // worker -> page: the simulation's state
+	TypeGraph       = "graph"       // page -> worker: draw the state graph; worker -> page: its summary
+	TypeGraphPath   = "graph-path"  // page -> worker: the states on the way to a graph node
+	TypeTrace       = "trace"       // worker -> page: a sequence of states (see TraceSummary)
 	// TypePart: an engine Worker -> a helper Worker it started: serve part
 	// Part of the parallel check (Options.Workers parts); the parts then
 	// speak the binary protocol of core/explore's ServePart.
@@ -69,8 +74,26 @@ type Message struct {
 	Result      *Result      `json:"result,omitempty"`
 	Message     string       `json:"message,omitempty"`
 	Storage     string       `json:"storage,omitempty"`
-	Engines     []EngineInfo `json:"engines,omitempty"`
-	Part        int          `json:"part,omitempty"`
+
+	// Simulation requests: the path to follow (a start state number, then
+	// rule instance numbers), and whether to add one random step to it.
+	Path   []int `json:"path,omitempty"`
+	Random bool  `json:"random,omitempty"`
+	// Have is how many states of Path the page already holds (so the
+	// worker sends only the rest).
+	Have int      `json:"have,omitempty"`
+	Sim  *SimView `json:"sim,omitempty"`
+
+	// Graph requests and answers.
+	MaxStates int           `json:"max_states,omitempty"`
+	Node      int           `json:"node,omitempty"`
+	Graph     *GraphSummary `json:"graph,omitempty"`
+
+	// Trace describes the states a trace message carries.
+	Trace *TraceSummary `json:"trace,omitempty"`
+
+	Engines []EngineInfo `json:"engines,omitempty"`
+	Part    int          `json:"part,omitempty"`
 }
 
 // Encode returns m as the string posted to the other side.
@@ -118,9 +141,30 @@ func (m Message) validate() error {
 			return fmt.Errorf("part message for part %d of a check that has no such part", m.Part)
 		}
 		return ValidateOptions(m.Options)
-	case TypeDiagnose, TypeDiagnostics:
+	case TypeDiagnose, TypeDiagnostics, TypeGraphPath:
 		if m.ID == 0 {
 			return errNoID
+		}
+	case TypeSimulate, TypeGraph:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Options != nil {
+			return ValidateOptions(m.Options)
+		}
+	case TypeSim:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Sim == nil {
+			return errors.New("sim message has no sim")
+		}
+	case TypeTrace:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Trace == nil {
+			return errors.New("trace message has no trace")
 		}
 	case TypeError:
 		// An error without an id comes from the Worker itself (the engine

@@ -109,3 +109,48 @@ func HeapLimit(budget int64) int64 {
 func HardHeapLimit(budget int64) int64 {
 	return HeapLimit(budget) + HeapLimit(budget) - budget
 }
+
+// SimView is the state a simulation has reached.
+type SimView struct {
+	Path  []int `json:"path"`  // the choices taken: a start state number, then rule instance numbers
+	Steps int   `json:"steps"` // states on the path: len(Path), or one less when the last choice failed
+	// Starts lists the start states when Path is empty.
+	Starts  []SimChoice `json:"starts,omitempty"`
+	Choices []SimChoice `json:"choices,omitempty"` // the enabled rule instances of the last state
+	// Violations are the invariants the last state breaks (no traces).
+	Violations []Violation `json:"violations,omitempty"`
+	// Failure is the run-time error the last choice raised; the path's
+	// states end before it.
+	Failure     *Violation   `json:"failure,omitempty"`
+	Discarded   bool         `json:"discarded,omitempty"` // an assumption is false in the last state
+	Deadlock    bool         `json:"deadlock,omitempty"`  // the last state is a deadlock
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// SimChoice is a start state or an enabled rule instance.
+type SimChoice struct {
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Pos   string `json:"pos,omitempty"`
+	Error string `json:"error,omitempty"` // firing it raises this run-time error
+	Same  bool   `json:"same,omitempty"`  // firing it leads back to the same state
+}
+
+// GraphSummary describes a state graph the page's JavaScript received.
+type GraphSummary struct {
+	Nodes       int          `json:"nodes"`
+	Edges       int          `json:"edges"`
+	Truncated   bool         `json:"truncated,omitempty"`
+	Violation   *Violation   `json:"violation,omitempty"`
+	Path        []int        `json:"path,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// TraceSummary describes the states of a trace message: which sequence
+// they belong to ("run", "sim" or "graph"), how long it is now, and
+// whether export files came with it.
+type TraceSummary struct {
+	Key     string `json:"key"`
+	Steps   int    `json:"steps"`
+	Exports bool   `json:"exports,omitempty"`
+}

@@ -12,7 +12,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -20,10 +22,12 @@ import (
 	"runtime/metrics"
 	"sync"
 	"syscall/js"
+	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/wasm/protocol"
+	"github.com/locus-mc/locus/wasm/tracedata"
 )
 
 // progressEveryMS is how often the engine samples its progress.
@@ -46,6 +50,14 @@ func main() {
 		global.Set("locusPending", js.Undefined())
 	}
 	w.post(protocol.Message{Type: protocol.TypeReady, Storage: storageKind(), Engines: verify.Engines()})
+	// Remove what cancelled runs left in browser storage. A run opens
+	// storage only when it spills, so most runs never clean up; a Worker
+	// waiting for the next run does it, a moment after it starts (the
+	// cancelled Worker's lock is gone by then).
+	go func() {
+		time.Sleep(3 * time.Second)
+		await(js.Global().Call("locusCleanStores", storePrefix))
+	}()
 	w.serve()
 }
 
@@ -55,6 +67,7 @@ type worker struct {
 	queue []string
 	wake  chan struct{}
 	part  *partServer // a helper's channel to its coordinator
+	tools tools
 }
 
 // receive takes one posted message: a protocol string; a part message's
@@ -123,8 +136,23 @@ func (w *worker) handle(data string) {
 		w.check(m)
 	case protocol.TypePart:
 		w.servePart(m)
+	case protocol.TypeSimulate:
+		w.safeTool(m, w.simulate)
+	case protocol.TypeGraph:
+		w.safeTool(m, w.buildGraph)
+	case protocol.TypeGraphPath:
+		w.safeTool(m, w.graphPath)
 	default:
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: fmt.Sprintf("a worker does not accept %q messages", m.Type)})
+	}
+}
+
+// safeTool runs a tool request, turning an engine panic into an error
+// message for that request.
+func (w *worker) safeTool(m protocol.Message, f func(protocol.Message)) {
+	if err := safely(func() { f(m) }); err != nil {
+		w.tools = tools{} // its state may be half-updated
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
 	}
 }
 
@@ -152,11 +180,9 @@ func (w *worker) check(m protocol.Message) {
 	o := m.Options
 	opts := verify.Options{Options: *o}
 	opts.ProgressEvery = progressEveryMS
-	fs, storageErr := openStorage(m.ID)
-	if storageErr == nil {
-		opts.FS = fs
-		defer closeStorage(fs)
-	}
+	store := newLazyStore(m.ID)
+	opts.FS = store
+	defer store.Close()
 	// The engine accounts its own tables against MemoryBytes; the heap
 	// limit makes the collector hold everything else near the budget too,
 	// and the hard limit below turns a heap that still outgrows it into an
@@ -211,9 +237,13 @@ func (w *worker) check(m protocol.Message) {
 		res.Reason = fmt.Sprintf("the browser heap reached %s, past the %s memory budget and its margin; try a larger budget, symmetry reduction, or a smaller model",
 			budget.FormatBytes(int64(peakHeap)), budget.FormatBytes(o.MemoryBytes))
 	}
-	if storageErr != nil && res.Verdict == verify.Incomplete {
-		res.Reason += " (browser storage for the queue was not available: " + storageErr.Error() + ")"
+	if store.err != nil && res.Verdict == verify.Incomplete {
+		res.Reason += " (browser storage for the queue was not available: " + store.err.Error() + ")"
 	}
+	if v := res.Violation; v != nil && len(v.Trace) > 0 {
+		w.postRunTrace(m.ID, *v)
+	}
+	stripStates(res)
 	w.post(protocol.Message{Type: protocol.TypeResult, ID: m.ID, Result: res})
 }
 
@@ -256,4 +286,48 @@ func heapBytes() uint64 {
 		return 0
 	}
 	return heapSample[0].Value.Uint64()
+}
+
+// postRunTrace sends the first violation's counterexample as a trace
+// payload, with its exports: the text in CMurphi's format (as `locus check
+// --trace-format cmurphi` prints it) and the violation as JSON (as `locus
+// check --json` prints it).
+func (w *worker) postRunTrace(id int64, v verify.Violation) {
+	var names []string
+	for _, vv := range v.Trace[0].State {
+		names = append(names, vv.Name)
+	}
+	steps := make([]tracedata.Step, len(v.Trace))
+	for i, st := range v.Trace {
+		values := make([]string, len(st.State))
+		for j, vv := range st.State {
+			values[j] = vv.Value
+		}
+		steps[i] = tracedata.Step{Rule: st.Rule, Pos: st.Pos, Values: values}
+	}
+	var enc tracedata.Encoder
+	p := enc.Encode(names, steps)
+	var text bytes.Buffer
+	verify.WriteTraceCMurphi(&text, v, false)
+	asJSON, _ := json.MarshalIndent(v, "", "  ")
+	w.postTrace(id, "run", len(steps), p, map[string][]byte{"text": text.Bytes(), "json": append(asJSON, '\n')})
+}
+
+// stripStates drops the states from the result's traces: they went to the
+// page as a trace payload, and as JSON they would be large to encode here
+// and slow to decode on the page's main thread.
+func stripStates(res *verify.Result) {
+	strip := func(v *verify.Violation) {
+		steps := make([]verify.TraceStep, len(v.Trace))
+		for i, st := range v.Trace {
+			steps[i] = verify.TraceStep{Rule: st.Rule, Pos: st.Pos}
+		}
+		v.Trace = steps
+	}
+	if res.Violation != nil {
+		strip(res.Violation)
+	}
+	for i := range res.Violations {
+		strip(&res.Violations[i])
+	}
 }

@@ -35,8 +35,7 @@ func storageKind() string {
 }
 
 // openStorage removes the stores of dead runs and opens a fresh store for
-// run id, asking the browser to persist it. The caller closes it with
-// closeStorage.
+// run id, asking the browser to persist it.
 func openStorage(id int64) (storagefs.FS, error) {
 	if _, err := await(js.Global().Call("locusCleanStores", storePrefix)); err != nil {
 		return nil, fmt.Errorf("cannot clean up old runs' storage: %w", err)
@@ -55,11 +54,99 @@ func openStorage(id int64) (storagefs.FS, error) {
 	return fs, nil
 }
 
-// closeStorage deletes the run's segments and closes its store; the empty
-// store itself goes with the next run's clean-up.
-func closeStorage(fs storagefs.FS) {
-	storagefs.RemoveAll(fs, "")
-	fs.Close()
+// lazyStore is a run's store, opened only when the engine first writes to
+// it. Opening browser storage (cleaning up after cancelled runs, taking a
+// Web Lock, opening OPFS) takes a good part of a second, and most runs of
+// small models never spill their queue: they should not wait for it. A
+// store not yet opened is empty, as a new one is.
+type lazyStore struct {
+	id   int64
+	fs   storagefs.FS
+	err  error
+	kind string
+}
+
+func newLazyStore(id int64) *lazyStore { return &lazyStore{id: id, kind: storageKind()} }
+
+func (l *lazyStore) open() (storagefs.FS, error) {
+	if l.fs == nil && l.err == nil {
+		l.fs, l.err = openStorage(l.id)
+	}
+	return l.fs, l.err
+}
+
+func (l *lazyStore) WriteSegment(name string, data []byte) error {
+	fs, err := l.open()
+	if err != nil {
+		return err
+	}
+	return fs.WriteSegment(name, data)
+}
+
+func (l *lazyStore) ReadSegment(name string, buf []byte) ([]byte, error) {
+	if l.fs == nil {
+		return nil, &storagefs.Error{Op: "read", Name: name, Err: storagefs.ErrNotExist}
+	}
+	return l.fs.ReadSegment(name, buf)
+}
+
+func (l *lazyStore) OpenSegment(name string) (storagefs.Segment, error) {
+	if l.fs == nil {
+		return nil, &storagefs.Error{Op: "open", Name: name, Err: storagefs.ErrNotExist}
+	}
+	return l.fs.OpenSegment(name)
+}
+
+func (l *lazyStore) RemoveSegment(name string) error {
+	if l.fs == nil {
+		return &storagefs.Error{Op: "remove", Name: name, Err: storagefs.ErrNotExist}
+	}
+	return l.fs.RemoveSegment(name)
+}
+
+func (l *lazyStore) ListSegments(prefix string) ([]storagefs.SegmentInfo, error) {
+	if l.fs == nil {
+		return nil, nil
+	}
+	return l.fs.ListSegments(prefix)
+}
+
+func (l *lazyStore) Space() (storagefs.Space, error) {
+	fs, err := l.open()
+	if err != nil {
+		return storagefs.Space{}, err
+	}
+	return fs.Space()
+}
+
+func (l *lazyStore) Persist() (bool, error) {
+	fs, err := l.open()
+	if err != nil {
+		return false, err
+	}
+	return fs.Persist()
+}
+
+func (l *lazyStore) Stats() storagefs.Stats {
+	if l.fs == nil {
+		return storagefs.Stats{}
+	}
+	return l.fs.Stats()
+}
+
+func (l *lazyStore) Kind() string {
+	if l.fs != nil {
+		return l.fs.Kind()
+	}
+	return l.kind
+}
+
+func (l *lazyStore) Close() error {
+	if l.fs == nil {
+		return nil
+	}
+	storagefs.RemoveAll(l.fs, "")
+	return l.fs.Close()
 }
 
 // await blocks the calling goroutine (never a JavaScript callback) until

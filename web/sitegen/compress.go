@@ -43,5 +43,6 @@ func compress(public string) error {
 
 // isBuildOutput reports files the service worker must not cache.
 func isBuildOutput(rel string) bool {
-	return strings.HasSuffix(rel, ".gz") || strings.HasSuffix(rel, ".map") || rel == "sw.js"
+	return strings.HasSuffix(rel, ".gz") || strings.HasSuffix(rel, ".br") || strings.HasSuffix(rel, ".br.sum") ||
+		strings.HasSuffix(rel, ".map") || rel == "sw.js"
 }

@@ -16,6 +16,20 @@ type Example struct {
 	File        string `json:"file"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
+	Lesson      string `json:"lesson,omitempty"`
+	Teaches     string `json:"teaches,omitempty"`
+}
+
+// lessonFile groups the examples into lessons (examples/lessons.json):
+// the order, a title for files whose first comment is a licence, and a
+// sentence on what each teaches.
+type lessonFile []struct {
+	Lesson   string `json:"lesson"`
+	Examples []struct {
+		File    string `json:"file"`
+		Title   string `json:"title"`
+		Teaches string `json:"teaches"`
+	} `json:"examples"`
 }
 
 // describe takes an example's title from its first comment line and its
@@ -57,7 +71,7 @@ func copyExamples(from, public string) error {
 		return err
 	}
 	keep := map[string]bool{"index.json": true}
-	var index []Example
+	byFile := map[string]Example{}
 	for _, name := range names {
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -65,9 +79,41 @@ func copyExamples(from, public string) error {
 		}
 		base := filepath.Base(name)
 		keep[base] = true
-		index = append(index, describe(base, string(src)))
+		byFile[base] = describe(base, string(src))
 		if err := writeIfChanged(filepath.Join(out, base), src); err != nil {
 			return err
+		}
+	}
+	var index []Example
+	var lessons lessonFile
+	if b, err := os.ReadFile(filepath.Join(from, "lessons.json")); err == nil {
+		if err := json.Unmarshal(b, &lessons); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(from, "lessons.json"), err)
+		}
+	} else if !os.IsNotExist(err) {
+		return err
+	}
+	for _, l := range lessons {
+		for _, e := range l.Examples {
+			ex, ok := byFile[e.File]
+			if !ok {
+				return fmt.Errorf("lessons.json names %s, which is not in %s", e.File, from)
+			}
+			if e.Title != "" {
+				ex.Title = e.Title
+			}
+			ex.Lesson, ex.Teaches = l.Lesson, e.Teaches
+			if e.Teaches != "" {
+				ex.Description = e.Teaches // the header of a shipped file may be its licence
+			}
+			index = append(index, ex)
+			delete(byFile, e.File)
+		}
+	}
+	for _, name := range names {
+		if ex, ok := byFile[filepath.Base(name)]; ok {
+			ex.Lesson = "More examples"
+			index = append(index, ex)
 		}
 	}
 	// Remove examples that are no longer shipped.

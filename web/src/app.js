@@ -6,12 +6,22 @@ import './app.css';
 import './share.css';
 import { editor } from './editor.js';
 import { charts } from './charts.js';
+import { engine } from './engine.js';
+import { traces } from './tracestore.js';
+import { stateview } from './stateview.js';
+import { files } from './files.js';
+import { graph } from './graph.js';
 
 const util = {
   async fetchText(url) {
     const r = await fetch(url);
     if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
     return r.text();
+  },
+  // loaded is called by the UI once the first model is shown.
+  loaded() {
+    document.body.dataset.loaded = 'true';
+    if (window.locusLoaded) window.locusLoaded();
   },
   async copyText(text) {
     try {
@@ -23,7 +33,8 @@ const util = {
   },
 };
 
-window.locus = { editor, charts, util };
+window.locus = { editor, charts, util, engine, traces, stateview, files, graph };
+window.locusReady = new Promise((resolve) => { window.locusLoaded = resolve; });
 
 function showFatal(message) {
   const el = document.getElementById('app');
@@ -51,8 +62,17 @@ function registerServiceWorker() {
   document.getElementById('update-reload').addEventListener('click', () => location.reload());
 }
 
+// serviceWorkerAfterLoad registers the service worker once the page has
+// loaded what it needs, so that its install (which caches the whole site)
+// finds those files in the HTTP cache instead of downloading them again.
+function serviceWorkerAfterLoad() {
+  const ready = window.locusReady || Promise.resolve();
+  Promise.race([ready, new Promise((r) => setTimeout(r, 15000))]).then(registerServiceWorker);
+}
+
 async function boot() {
-  registerServiceWorker();
+  engine.compile(); // in parallel with the UI's own download
+  serviceWorkerAfterLoad();
   if (typeof WebAssembly !== 'object' || typeof Worker !== 'function') {
     showFatal('Locus needs a browser with WebAssembly and Web Workers (any current Chrome, Edge, Firefox or Safari).');
     return;

@@ -4,7 +4,7 @@
 // times a second, thinning old samples so a long run stays cheap.
 import uPlot from 'uplot';
 
-const REDRAW_MS = 200;
+const REDRAW_MS = 500;
 const MAX_POINTS = 2000;
 
 function compact(n) {

@@ -4,13 +4,32 @@
 'use strict';
 const VERSION = '__VERSION__';
 const CACHE = 'locus-' + VERSION;
+// [url, SHA-256 of the content] of every file to cache at install.
 const ASSETS = __ASSETS__;
+// Files loaded only when a feature is first used: cached then.
+const LAZY = new Set(__LAZY__);
+
+const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+// fetchChecked gets url with the content this build expects. The page
+// registers this worker after it has loaded, so most files are in the HTTP
+// cache: taking them from there (force-cache) means nothing is downloaded
+// twice. A cached copy from another build fails the hash check and is
+// fetched again from the server.
+async function fetchChecked(url, sum) {
+  for (const mode of ['force-cache', 'reload']) {
+    const res = await fetch(url, { cache: mode });
+    if (!res.ok) throw new Error(url + ': HTTP ' + res.status);
+    const body = await res.clone().arrayBuffer();
+    if (hex(await crypto.subtle.digest('SHA-256', body)) === sum) return res;
+  }
+  throw new Error(url + ' on the server is not the one of build ' + VERSION);
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // cache: 'reload' skips the HTTP cache so a new build never mixes with old files.
-    await cache.addAll(ASSETS.map((url) => new Request(url, { cache: 'reload' })));
+    await Promise.all(ASSETS.map(async ([url, sum]) => cache.put(url, await fetchChecked(url, sum))));
     await self.skipWaiting();
   })());
 });
@@ -47,17 +66,23 @@ function isolated(res) {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
-// Cache first: every file of a build is cached at install, so the network is
-// only asked for what is not part of the app.
+// Cache first: every file of a build is cached at install (or, for the lazy
+// ones, on first use), so the network is only asked for what is not part
+// of the app.
 self.addEventListener('fetch', (event) => {
   const req = event.request;
-  if (req.method !== 'GET' || new URL(req.url).origin !== self.location.origin) return;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
   if (sharedLink(event)) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
+    const rel = url.pathname.slice(new URL(self.registration.scope).pathname.length);
     const hit = (await cache.match(req, { ignoreSearch: true })) ||
-      (req.mode === 'navigate' ? await cache.match('./') : undefined);
-    return isolated(hit || await fetch(req));
+      (req.mode === 'navigate' || rel === 'index.html' ? await cache.match('./') : undefined);
+    if (hit) return isolated(hit);
+    const res = await fetch(req);
+    if (res.ok && LAZY.has(rel)) await cache.put(req, res.clone());
+    return isolated(res);
   })());
 });
 

@@ -30,8 +30,11 @@ const liveStates = async (page) => Number((await page.locator('[data-testid=live
 
 test('cancelling a long run stops the engine and keeps the page responsive', async () => {
   const page = await browser.context.newPage();
-  await h.openApp(page, srv.url + h.shareFragment(long, { f: 'counters.m', mem: '2048' }));
+  // Depth-first with a 256 MiB budget: the search stack spills to the
+  // browser's storage (which a run opens only when it first spills).
+  await h.openApp(page, srv.url + h.shareFragment(long, { f: 'counters.m', mem: '256' }));
   await page.waitForFunction((want) => window.locus.editor.getText() === want, long);
+  await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
 
   // A timer on the page counts its ticks while the engine runs.
   await page.evaluate(() => { window.ticks = 0; window.tickTimer = setInterval(() => window.ticks++, 50); });
@@ -39,8 +42,8 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   await page.waitForFunction(() => Number((document.querySelector('[data-testid=live-states] dd')?.textContent || '0').replace(/,/g, '')) > 0, null, { timeout: 60000 });
   const ticksBefore = await page.evaluate(() => window.ticks);
   // The page handles input during the run: change an option and see it change.
-  await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
-  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'dfs');
+  await page.locator('[data-testid=opt-algorithm]').selectOption('bfs');
+  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'bfs');
   const s1 = await liveStates(page);
   await page.waitForFunction((s) => Number(document.querySelector('[data-testid=live-states] dd').textContent.replace(/,/g, '')) > s, s1, { timeout: 30000 });
   const ticksDuring = (await page.evaluate(() => window.ticks)) - ticksBefore;
@@ -48,6 +51,11 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   assert.equal(await page.locator('[data-testid=run-status]').textContent().then((t) => t.startsWith('Checking')), true);
   await h.screenshot(page, 'wide-7-running');
 
+  // Wait until the stack has spilled, so the run has a store to leave behind.
+  await page.waitForFunction(() => {
+    const t = document.querySelector('[data-testid=live-queue] dd')?.textContent || '';
+    return Number((t.split('/')[1] || '0').replace(/[^0-9]/g, '')) > 0;
+  }, null, { timeout: 120000 });
   await page.locator('[data-testid=cancel]').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').textContent === 'Cancelled');
   assert.equal(await page.locator('[data-testid=verdict]').textContent(), 'incomplete');
@@ -69,6 +77,7 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
     return names;
   });
   const left = await stores();
+  assert.ok(left.length > 0, 'the cancelled run had a store');
   // Its Worker's lock goes when the browser has torn the Worker down
   // (waitForFunction does not await an async predicate, so poll).
   const held = () => page.evaluate(async (name) => (await navigator.locks.query()).held.some((l) => l.name === name), left[0]);
@@ -78,7 +87,12 @@ test('cancelling a long run stops the engine and keeps the page responsive', asy
   // And a new run starts in a fresh Worker right away.
   await h.pickExample(page, 'peterson.m');
   assert.equal(await h.run(page), 'pass');
-  const now = await stores();
+  // (The clean-up runs beside the run, not before it: poll.)
+  let now = await stores();
+  for (let i = 0; i < 100 && now.includes(left[0]); i++) {
+    await page.waitForTimeout(100);
+    now = await stores();
+  }
   assert.ok(!now.includes(left[0]), `the cancelled run's store ${left[0]} was removed (now: ${now})`);
   await page.evaluate(() => clearInterval(window.tickTimer));
 });

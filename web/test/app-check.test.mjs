@@ -61,8 +61,9 @@ test('a buggy example fails and its counterexample steps like the CLI trace', as
   await page.locator('[data-testid=trace]:not([hidden])').waitFor();
   assert.equal(await page.locator('[data-testid=trace-step]').textContent(), `Step 1 of ${trace.length}`);
 
-  const shown = async () => page.locator('[data-testid=trace-state] tbody tr').evaluateAll((rows) =>
-    rows.map((r) => ({ name: r.cells[0].textContent, value: r.cells[1].textContent, changed: r.classList.contains('changed') })));
+  // The state view lists arrays as a row of their own: keep the variables.
+  const names = new Set(trace[0].state.map((v) => v.name));
+  const shown = async () => (await h.stateRows(page, 'run')).filter((r) => names.has(r.name)).map(({ name, value, changed }) => ({ name, value, changed }));
   for (let i = 0; i < trace.length; i++) {
     if (i > 0) await page.locator('[data-testid=trace-next]').click();
     await page.waitForFunction((want) => document.querySelector('[data-testid=trace-step]').textContent === want, `Step ${i + 1} of ${trace.length}`);
@@ -77,7 +78,7 @@ test('a buggy example fails and its counterexample steps like the CLI trace', as
   await page.locator('[data-testid=trace-first]').click();
   assert.equal(await page.locator('[data-testid=trace-step]').textContent(), `Step 1 of ${trace.length}`);
   // Keyboard: End jumps to the last step, ArrowLeft steps back.
-  await page.locator('[data-testid=trace]').focus();
+  await page.locator('[data-testid=trace-rule]').focus();
   await page.keyboard.press('End');
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction((want) => document.querySelector('[data-testid=trace-step]').textContent === want, `Step ${trace.length - 1} of ${trace.length}`);

@@ -1,7 +1,7 @@
 // helpers.mjs: shared setup for the browser tests (web/test/app-*.test.mjs):
 // the site server, headless Chromium, and the native CLI to compare with.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,14 @@ export function requireBuild() {
   }
 }
 
-// startServer builds and starts locus-serve on a free port, serving dir.
-export async function startServer(dir = 'public') {
+// startServer builds and starts locus-serve on a free port, serving dir;
+// with log set, it appends "status bytes path" per request to that file.
+export async function startServer(dir = 'public', { log = '' } = {}) {
   mkdirSync(join(root, 'bin'), { recursive: true });
   execFileSync('go', ['build', '-o', 'bin/locus-serve', './cmd/locus-serve'], { cwd: root, stdio: 'inherit' });
-  const proc = spawn(join(root, 'bin', 'locus-serve'), ['-dir', dir, '-addr', '127.0.0.1:0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = ['-dir', dir, '-addr', '127.0.0.1:0'];
+  if (log) args.push('-log', log);
+  const proc = spawn(join(root, 'bin', 'locus-serve'), args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     proc.stdout.on('data', (d) => {
@@ -65,7 +68,10 @@ export async function openApp(page, url) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
+  await page.locator('[data-testid=examples] option[value$=".m"]').first().waitFor({ state: 'attached', timeout: 60000 });
+  // The first model (a share link's, the last one edited, or the first
+  // example) is in the editor.
+  await page.locator('body[data-loaded=true]').waitFor({ state: 'attached', timeout: 60000 });
   return errors;
 }
 
@@ -94,17 +100,34 @@ export async function statNumber(page, key) {
 }
 
 // nativeCheck runs the native CLI on a model and returns its JSON result.
-export function nativeCheck(file, flags = []) {
+export function nativeCheck(file, flags = [], cwd = root) {
+  return JSON.parse(nativeText(file, ['--json', ...flags], cwd));
+}
+
+// nativeText runs the native CLI on a model and returns what it prints.
+export function nativeText(file, flags = [], cwd = root) {
   execFileSync('go', ['build', '-o', 'bin/locus', './cmd/locus'], { cwd: root, stdio: 'inherit' });
-  let out;
   try {
-    out = execFileSync(join(root, 'bin', 'locus'), ['check', '--json', ...flags, file], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+    return execFileSync(join(root, 'bin', 'locus'), ['check', ...flags, file], { cwd, encoding: 'utf8', maxBuffer: 256 << 20 });
   } catch (e) {
-    // locus exits non-zero for fail verdicts; its JSON is still on stdout.
+    // locus exits non-zero for fail verdicts; its output is still on stdout.
     if (!e.stdout) throw e;
-    out = e.stdout;
+    return e.stdout;
   }
-  return JSON.parse(out);
+}
+
+// stateRows returns the rows of a state view ("run", "sim" or "graph")
+// that are in the DOM: {name, value, previous, changed}.
+export function stateRows(page, key) {
+  return page.evaluate((k) => window.locus.stateview.rows(k), key);
+}
+
+// typeModel replaces the editor's text as a user would (select all, type).
+export async function typeModel(page, text) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
 }
 
 // shareFragment encodes a model as a share link fragment, independently of the
@@ -117,4 +140,20 @@ export function shareFragment(source, params = {}) {
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.screenshot({ path: join(screenshotDir, name + '.png'), fullPage: false });
+}
+
+// rendererCPU returns the CPU time (ms) the main threads of the browser's
+// renderer processes have used so far (Linux /proc): the page's own work,
+// whatever else the machine is doing.
+export function rendererCPU() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer')) continue;
+      const f = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(f[11]) + Number(f[12])) * 10; // utime + stime, in 10 ms ticks
+    } catch { /* the process ended */ }
+  }
+  return total;
 }
