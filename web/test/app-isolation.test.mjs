@@ -34,7 +34,7 @@ test('the page is cross-origin isolated and the app works in it', async () => {
   // Served by the service worker, the page stays isolated.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60000 });
   await page.reload();
-  await page.locator('[data-testid=examples] option:nth-child(2)').waitFor({ state: 'attached', timeout: 60000 });
+  await page.locator('[data-testid=examples] option[value$=".m"]').first().waitFor({ state: 'attached', timeout: 60000 });
   assert.equal(await page.evaluate(() => self.crossOriginIsolated && navigator.serviceWorker.controller !== null), true,
     'the page served by the service worker is isolated');
   assert.deepEqual(errors, [], 'no page errors');
