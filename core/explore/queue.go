@@ -17,8 +17,9 @@ const DefaultQueueFraction = 0.1
 // newFrontier returns the queue of states still to expand: a FIFO for
 // breadth-first search, a LIFO for depth-first. With a memory budget and a
 // storage FS, the queue keeps its share of the budget in memory and spills
-// the rest to disk; otherwise it lives in memory, reserving from the budget.
-func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO, error) {
+// the rest to disk, in segments named prefix... ("" picks the engine's
+// usual prefix); otherwise it lives in memory, reserving from the budget.
+func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool, prefix string) (queue.FIFO, error) {
 	if opts.MemoryBytes > 0 && opts.FS != nil {
 		frac := opts.QueueFraction
 		if frac <= 0 {
@@ -37,9 +38,9 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 				&budget.ErrExhausted{Part: "queue", Need: int64(16 * minSegmentRecords * rec), Limit: opts.MemoryBytes}}
 		}
 		if lifo {
-			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
+			return queue.NewDiskLIFO(rec, b, share, opts.FS, orDefault(prefix, "dfs-"))
 		}
-		return queue.NewDisk(rec, b, share, opts.FS, frontierPrefix)
+		return queue.NewDisk(rec, b, share, opts.FS, orDefault(prefix, frontierPrefix))
 	}
 	if lifo {
 		return queue.NewMemoryLIFO(rec, b), nil
@@ -65,3 +66,10 @@ type smallShare struct {
 
 func (e *smallShare) Error() string { return e.msg }
 func (e *smallShare) Unwrap() error { return e.cause }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
