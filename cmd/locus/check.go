@@ -323,10 +323,8 @@ func execute(cf checkFlags, src []byte, stdout, stderr io.Writer, done func(*ver
 // defaultWorkers is the number of workers when --workers is not given: the
 // number of cores for an engine that can use them, else one.
 func defaultWorkers(algo string) int {
-	for _, e := range verify.Engines() {
-		if e.Name == algo && e.Parallel {
-			return runtime.NumCPU()
-		}
+	if e, ok := verify.Engine(algo); ok && e.Parallel {
+		return runtime.NumCPU()
 	}
 	return 1
 }

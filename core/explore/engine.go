@@ -227,6 +227,14 @@ func lookup(name string) *engine {
 	return registry[name]
 }
 
+// Engine describes the engine called name ("" = the default), if there is one.
+func Engine(name string) (job.EngineInfo, bool) {
+	if e := lookup(name); e != nil {
+		return e.info, true
+	}
+	return job.EngineInfo{}, false
+}
+
 // DefaultAlgorithm is the engine used when Options.Algorithm is empty.
 const DefaultAlgorithm = "bfs"
 

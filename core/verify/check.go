@@ -175,6 +175,9 @@ func algoName(a string) string { return orDefault(a, explore.DefaultAlgorithm) }
 // Engines describes the engines a run may use (see job.EngineInfo).
 func Engines() []job.EngineInfo { return explore.Engines() }
 
+// Engine describes the engine called name ("" = the default), if there is one.
+func Engine(name string) (job.EngineInfo, bool) { return explore.Engine(name) }
+
 func engineOptions(o Options) (explore.Options, error) {
 	eo := explore.Options{
 		Algorithm:     algoName(o.Algorithm),
