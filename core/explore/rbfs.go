@@ -362,22 +362,8 @@ func (r *rbfsRun) expandOne() {
 		return
 	}
 	r.nB = 0
-	s.changed = false
-	s.fired = 0
-	from := 0
-	for {
-		_, rerr, errRule := s.mc.Expand(s.cur, from, r.onSuccessor)
-		if s.stop {
-			return
-		}
-		if rerr == nil {
-			break
-		}
-		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
-		if s.stop {
-			return
-		}
-		from = errRule + 1
+	if s.fireAll(r.onSuccessor) {
+		return
 	}
 	s.deadlocked(s.fired > 0, s.changed)
 	if s.stop {

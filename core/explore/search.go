@@ -533,27 +533,38 @@ func (s *searcher) expand() {
 	if s.locality != nil {
 		s.locality.begin()
 	}
-	s.changed = false
-	s.fired = 0
-	from := 0
-	for {
-		_, rerr, errRule := s.mc.Expand(s.cur, from, s.emit)
-		if s.stop {
-			return
-		}
-		if rerr == nil {
-			break
-		}
-		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
-		if s.stop {
-			return
-		}
-		from = errRule + 1
+	if s.fireAll(s.emit) {
+		return
 	}
 	if s.locality != nil {
 		s.locality.end()
 	}
 	s.deadlocked(s.fired > 0, s.changed)
+}
+
+// fireAll fires every enabled rule of the state being expanded (s.cur),
+// passing each successor to emit; a rule that fails is reported and the
+// next one fires (until the violation limit stops the search). It counts
+// from zero the rules fired and whether one changed the state, and reports
+// whether the search must stop.
+func (s *searcher) fireAll(emit compile.Emit) bool {
+	s.changed = false
+	s.fired = 0
+	from := 0
+	for {
+		_, rerr, errRule := s.mc.Expand(s.cur, from, emit)
+		if s.stop {
+			return true
+		}
+		if rerr == nil {
+			return false
+		}
+		s.violation(runtimeViolation(rerr), s.curID, int32(errRule), nil)
+		if s.stop {
+			return true
+		}
+		from = errRule + 1
+	}
 }
 
 // checkpoint reports progress and checks for cancellation; it reports
