@@ -83,6 +83,11 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 		})
 		w.Set("onmessage", onMessage)
 		w.Set("onerror", onError)
+		// worker.js waits for the compiled engine (or null: fetch it)
+		// before anything else.
+		first := js.Global().Get("Object").New()
+		first.Set("module", js.Global().Get("locusModule"))
+		w.Call("postMessage", first)
 		p.helpers = append(p.helpers, w)
 		p.funcs = append(p.funcs, onMessage, onError)
 		setup := m

@@ -83,6 +83,7 @@ async function engineRun(page, options, transport) {
           else if (m.type === 'error') reject(new Error(m.message));
         };
         w.onerror = (e) => reject(new Error(e.message));
+        w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
         w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
       });
       return { result, wall: (performance.now() - t0) / 1000, isolated: self.crossOriginIsolated };

@@ -53,6 +53,7 @@ async function engineCheck(page, file, options, transport) {
           if (m.type === 'result') resolve(m.result);
           else if (m.type === 'error') reject(new Error(m.message));
         };
+        w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
         w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
       });
     } finally {
