@@ -226,6 +226,13 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	if format == "cmurphi" {
 		cf.trace = "cmurphi-" + cf.trace
 	}
+	if pm := physicalMemory(); pm > 0 && opts.MemoryBytes > pm {
+		// Engines size fixed tables from the budget: one larger than the
+		// machine would fail to allocate instead of searching.
+		fmt.Fprintf(stderr, "locus check: -m %s is more than this machine's memory (%s); a bare number means MiB\n",
+			budget.FormatBytes(opts.MemoryBytes), budget.FormatBytes(pm))
+		return cf, exitRejected, false
+	}
 	if opts.Bound < 0 {
 		fmt.Fprintf(stderr, "locus check: -bound must not be negative\n")
 		return cf, exitRejected, false

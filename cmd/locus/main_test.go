@@ -117,6 +117,19 @@ func TestBadBound(t *testing.T) {
 	}
 }
 
+// A budget beyond the machine's memory (often a byte count given where a
+// bare number means MiB) is a command-line error, not a failed allocation.
+func TestBudgetAboveMemory(t *testing.T) {
+	pm := physicalMemory()
+	if pm == 0 || pm >= 1<<50 {
+		t.Skip("physical memory unknown here")
+	}
+	code, _, errOut := locus(t, "check", "-m", "2191588", example("peterson.m"))
+	if code != exitRejected || !strings.Contains(errOut, "more than this machine's memory") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
 func TestIncomplete(t *testing.T) {
 	code, out, _ := locus(t, "check", "--json", "--bound", "2", example("peterson.m"))
 	m := decode(t, out)

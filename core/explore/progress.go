@@ -47,6 +47,9 @@ func newDistinctSample(b *budget.Budget, maxBytes int64) (*distinctSample, error
 // two), more up to maxBytes: the engines that measure small budgets
 // exactly (rbfs, state caching) start from 1024 slots (8 KiB).
 func newSampleFrom(b *budget.Budget, maxBytes, minSlots int64) (*distinctSample, error) {
+	// A sample thins itself as it fills (add raises k), so beyond a
+	// million slots a bigger budget buys no precision.
+	maxBytes = min(maxBytes, 8<<20)
 	slots := minSlots
 	for slots*2*8 <= maxBytes {
 		slots *= 2
