@@ -385,38 +385,26 @@ func (c *caching) run() *Result {
 func (c *caching) startStates() {
 	s := c.s
 	c.v.parent = store.NoNode
-	for i := range s.m.Starts {
-		rerr, assumed := s.mc.RunStart(i)
-		if assumed {
-			continue
-		}
-		if rerr != nil {
-			s.violation(runtimeViolation(rerr), trail.None, int32(i), nil)
-			if s.stop {
-				return
-			}
-			continue
-		}
-		slots := s.mc.State()
+	s.runStarts(func(slots []int64, i int) bool {
 		slots, buf, h := s.canonical(slots)
 		found, _, at := s.visited.Find(buf, h)
 		if found {
-			continue
+			return false
 		}
 		if c.sl != nil {
 			p, ok := c.sl.measure(slots)
 			if !ok {
-				return
+				return true
 			}
 			c.v.progress = p
 		}
 		id, kept, stop := s.keep(slots, buf, h, at, trail.None, uint32(i), 0)
 		if stop {
-			return
+			return true
 		}
 		if !kept {
 			c.storedOnly(id)
-			continue
+			return false
 		}
 		n := c.v.last
 		c.t.AddRef(n)
@@ -426,11 +414,12 @@ func (c *caching) startStates() {
 		}
 		if err := c.open.addRoot(newEntry(n)); err != nil {
 			s.incomplete(&exhausted{err.Error(), &budget.ErrExhausted{Part: "open set", Limit: s.b.Limit()}})
-			return
+			return true
 		}
 		c.stack++
 		c.noteTree()
-	}
+		return false
+	})
 }
 
 func (c *caching) noteTree() {

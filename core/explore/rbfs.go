@@ -286,32 +286,20 @@ func (r *rbfsRun) record(drained bool) {
 func (r *rbfsRun) initQueue() {
 	s := r.s
 	if r.visit == 1 {
-		for i := range s.m.Starts {
-			rerr, assumed := s.mc.RunStart(i)
-			if assumed {
-				continue
-			}
-			if rerr != nil {
-				s.violation(runtimeViolation(rerr), trail.None, int32(i), nil)
-				if s.stop {
-					return
-				}
-				continue
-			}
-			slots := s.mc.State()
+		if s.runStarts(func(slots []int64, i int) bool {
 			slots, buf, h := s.canonical(slots)
 			found, _, at := s.visited.Find(buf, h)
 			if found {
-				continue
+				return false
 			}
 			id, kept, stop := s.keep(slots, buf, h, at, trail.None, uint32(i), 0)
-			if stop {
-				return
-			}
 			if kept {
 				r.starts = append(r.starts, buf...)
 				r.starts = binary.LittleEndian.AppendUint64(r.starts, uint64(id))
 			}
+			return stop
+		}) {
+			return
 		}
 	}
 	k := len(r.starts) / r.rec

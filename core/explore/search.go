@@ -231,6 +231,17 @@ func (s *searcher) run() *Result {
 }
 
 func (s *searcher) startStates() {
+	if s.runStarts(func(slots []int64, i int) bool { return s.admit(slots, trail.None, uint32(i), 0) }) {
+		return
+	}
+	s.levelLeft, s.nextLevel = s.nextLevel, 0
+}
+
+// runStarts runs every start state and passes the state each makes to take
+// (the machine's own state: canonicalise in a copy). A start state that
+// fails is reported, one that fails an assumption skipped. take and
+// runStarts report whether the search must stop.
+func (s *searcher) runStarts(take func(slots []int64, start int) bool) bool {
 	for i := range s.m.Starts {
 		rerr, assumed := s.mc.RunStart(i)
 		if assumed {
@@ -239,15 +250,15 @@ func (s *searcher) startStates() {
 		if rerr != nil {
 			s.violation(runtimeViolation(rerr), trail.None, int32(i), nil)
 			if s.stop {
-				return
+				return true
 			}
 			continue
 		}
-		if s.admit(s.mc.State(), trail.None, uint32(i), 0) {
-			return
+		if take(s.mc.State(), i) {
+			return true
 		}
 	}
-	s.levelLeft, s.nextLevel = s.nextLevel, 0
+	return false
 }
 
 // admit handles a state reached at depth from the state with id parent by
