@@ -155,3 +155,9 @@ func exactHint(s *searcher) string {
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
 }
+
+// errNotGenerated ends an attempt at a generated search that the closures
+// must redo.
+type errNotGenerated struct{ why string }
+
+func (e *errNotGenerated) Error() string { return e.why }

@@ -1,3 +1,5 @@
+//go:build !js || locuscodegen
+
 package explore
 
 // This file runs exact breadth-first search in WebAssembly generated for
@@ -30,11 +32,6 @@ import (
 // generatedSlice is how many states the module expands between progress
 // checks.
 const generatedSlice = 4096
-
-// errNotGenerated ends an attempt that the closures must redo.
-type errNotGenerated struct{ why string }
-
-func (e *errNotGenerated) Error() string { return e.why }
 
 // generatedDeadlock maps the deadlock modes to the generator's.
 var generatedDeadlock = map[DeadlockMode]int{

@@ -1,4 +1,4 @@
-//go:build js && wasm
+//go:build js && wasm && locuscodegen
 
 package main
 
@@ -18,11 +18,14 @@ import (
 	"github.com/locus-mc/locus/core/wasmgen"
 )
 
-// codegenRequested reports whether this Worker was started with
-// ?codegen=1.
-func codegenRequested() bool {
+// codegenRuntime gives the browser's runtime when this Worker was started
+// with ?codegen=1, else nil.
+func codegenRuntime() wasmgen.Runtime {
 	q := js.Global().Get("location").Get("search").String()
-	return strings.Contains(q, "codegen=1")
+	if !strings.Contains(q, "codegen=1") {
+		return nil
+	}
+	return browserRuntime{}
 }
 
 // browserRuntime instantiates generated modules with WebAssembly.Module

@@ -202,8 +202,8 @@ func (w *worker) check(m protocol.Message) {
 		}
 		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &p})
 	}
-	if codegenRequested() && o.Workers <= 1 {
-		opts.Generated = browserRuntime{}
+	if o.Workers <= 1 {
+		opts.Generated = codegenRuntime()
 	}
 	if o.Workers > 1 {
 		parts, err := startParts(m)
