@@ -92,7 +92,7 @@ func phaseLabel(phase string) string {
 	case "exact":
 		return "exact (every state kept)"
 	case "compact":
-		return "hash compaction (40-bit signatures)"
+		return "hash compaction (signatures in memory)"
 	case "cache":
 		return "cache (recent states only)"
 	}

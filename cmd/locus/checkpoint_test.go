@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,13 @@ func newestCheckpoint(dir string) int64 {
 // and kills it with SIGKILL once dir holds checkpoint gen.
 func killAt(t *testing.T, bin, dir string, gen int64, args ...string) {
 	t.Helper()
+	killWhen(t, bin, fmt.Sprintf("checkpoint %d", gen), func() bool { return newestCheckpoint(dir) >= gen }, args...)
+}
+
+// killWhen runs locus with args as the engine's own process and kills it
+// with SIGKILL once ready says so.
+func killWhen(t *testing.T, bin, what string, ready func() bool, args ...string) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
 	if err := cmd.Start(); err != nil {
@@ -55,18 +63,28 @@ func killAt(t *testing.T, bin, dir string, gen int64, args ...string) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	deadline := time.After(2 * time.Minute)
-	for newestCheckpoint(dir) < gen {
+	for !ready() {
 		select {
 		case err := <-exited:
-			t.Fatalf("locus %v ended (%v) before checkpoint %d", args, err, gen)
+			t.Fatalf("locus %v ended (%v) before %s", args, err, what)
 		case <-deadline:
 			cmd.Process.Kill()
-			t.Fatalf("no checkpoint %d within 2 minutes", gen)
+			t.Fatalf("no %s within 2 minutes", what)
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	<-exited
+}
+
+// petersonModel writes the corpus's n_peterson model (N=7) for a test.
+func petersonModel(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeModel(t, string(src))
 }
 
 // TestCheckpointResume kills a checkpointed ldbfs run with SIGKILL at three
@@ -76,12 +94,7 @@ func TestCheckpointResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs n_peterson N=7 twice")
 	}
-	bin := binary(t, false)
-	src, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := writeModel(t, string(src))
+	bin, model := binary(t, false), petersonModel(t)
 	flags := []string{"--algo", "ldbfs", "-m", "600K"}
 	run := func(args ...string) checkpointed {
 		t.Helper()
@@ -121,5 +134,56 @@ func TestCheckpointResume(t *testing.T) {
 	}
 	if out, err := exec.Command(bin, "resume", dir).CombinedOutput(); err == nil || !strings.Contains(string(out), "no run to resume") {
 		t.Fatalf("resuming a finished run: %v\n%s", err, out)
+	}
+}
+
+// TestAutoCheckpointResume kills a checkpointed auto run with SIGKILL
+// before its disk phase (nothing is checkpointed yet: the resumption
+// starts over) and twice in it, resumes it to the end, and gets the phases
+// and counts of an uninterrupted run.
+func TestAutoCheckpointResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs n_peterson N=7 twice")
+	}
+	bin, model := binary(t, false), petersonModel(t)
+	flags := []string{"--algo", "auto", "-m", "1M"}
+	type result struct {
+		checkpointed
+		Phases    []string `json:"phases"`
+		Guarantee string   `json:"guarantee"`
+	}
+	run := func(args ...string) result {
+		t.Helper()
+		out, err := exec.Command(bin, args...).Output()
+		var r result
+		if jerr := json.Unmarshal(out, &r); jerr != nil {
+			t.Fatalf("locus %v: %v: %s", args, err, out)
+		}
+		return r
+	}
+	whole := t.TempDir()
+	want := run(append([]string{"check", "--json", "--checkpoint", whole}, append(flags, model)...)...)
+	if want.Verdict != "pass" || want.States == nil || want.Checkpoint == nil || want.Checkpoint.Resumable ||
+		len(want.Phases) < 2 || want.Phases[len(want.Phases)-1] != "ldbfs" {
+		t.Fatalf("uninterrupted run: %+v", want)
+	}
+
+	dir := t.TempDir()
+	started := func() bool { _, err := os.Stat(filepath.Join(dir, runFile)); return err == nil }
+	killWhen(t, bin, "the run's start", started, append([]string{"check", "--json", "--checkpoint", dir}, append(flags, model)...)...)
+	if gen := newestCheckpoint(dir); gen != 0 {
+		t.Fatalf("killed at the start, yet checkpoint %d was written", gen)
+	}
+	killAt(t, bin, dir, 3, "resume", "--json", dir)
+	killAt(t, bin, dir, 40, "resume", "--json", dir)
+	got := run("resume", "--json", dir)
+	if got.Verdict != want.Verdict || got.States == nil || *got.States != *want.States || got.RulesFired != want.RulesFired ||
+		got.Depth != want.Depth || !slices.Equal(got.LevelSizes, want.LevelSizes) || !slices.Equal(got.Phases, want.Phases) || got.Guarantee != want.Guarantee {
+		t.Fatalf("resumed run: %s %v %v states, %d rules, depth %d, %s; uninterrupted: %s %v %d states, %d rules, depth %d, %s (%s)",
+			got.Verdict, got.Phases, got.States, got.RulesFired, got.Depth, got.Guarantee, want.Verdict, want.Phases, *want.States, want.RulesFired, want.Depth, want.Guarantee, got.Reason)
+	}
+	// The start over is a new run: two resumptions from checkpoints.
+	if got.Checkpoint == nil || got.Checkpoint.Resumed != 2 {
+		t.Fatalf("checkpoint report %+v, want 2 resumptions", got.Checkpoint)
 	}
 }

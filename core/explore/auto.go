@@ -2,11 +2,11 @@ package explore
 
 // This file registers auto: the engine for users who should not have to
 // know the others. It runs an exact BFS; when the memory budget is full it
-// converts the visited set in place into 40-bit signatures (hash
-// compaction, about a third of the memory per state) and goes on without
-// restarting; when that fills too and storage is available, the
-// signatures move to the file D of a disk-based search and it goes on as
-// LDBFS (ldbfs.go), still never forgetting a state; without storage (or
+// converts the visited set in place into signatures (hash compaction,
+// about a third of the memory per state) and goes on without restarting;
+// when that fills too and storage is available, the signatures move to the
+// file D of a disk-based search and it goes on as LDBFS (ldbfs.go), still
+// never forgetting a state; without storage (or
 // with the parameter disk=0) the signature table becomes a cache
 // (cache-based BFS) and the search goes on with the no-progress detector.
 // The phases in the result say which; the verdict says which guarantee
@@ -14,6 +14,7 @@ package explore
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -22,29 +23,79 @@ import (
 	"github.com/locus-mc/locus/core/store"
 )
 
-// autoSigBits is the signature width auto switches to (CMurphi's default).
-const autoSigBits = 40
+// The signature widths auto switches to. In memory alone, 40 bits
+// (CMurphi's default): a table of n states compares a new state with the
+// few signatures its probes meet, so the omission bound grows like n/2^40.
+// When the signatures may move to disk, 64: every check compares each
+// candidate with all of D (or its cloud), so the bound grows like n^2/2^k,
+// and at 40 bits it passes 1 near a million states (2.87M states of
+// n_peterson lost 6). The signatures cannot be widened on the way to disk
+// (the states are gone), so the compact phase starts at 64 when a disk
+// phase can follow. At 9 bytes an entry such a table seldom fits in the
+// memory the exact set's index frees, and then the states go from the
+// exact set straight to disk (exactToDisk), whole if they are no larger
+// than a signature.
+const (
+	autoSigBits     = 40
+	autoDiskSigBits = 64
+)
 
 func init() {
 	register(job.EngineInfo{
 		Name:  "auto",
 		Title: "Automatic (exact, then hash compaction, then disk or cache)",
 		Help: "Exact breadth-first search while the states fit in the memory budget; then, without restarting, " +
-			"40-bit hash compaction (a tiny chance of missing a state, bounded in the result); then, with storage, disk-based BFS (ldbfs) " +
-			"on the signatures, else a cache of recent states. " +
+			"hash compaction (a tiny chance of missing a state, bounded in the result: 64-bit signatures when storage is available, else 40-bit); " +
+			"then, with storage, disk-based BFS (ldbfs) on the signatures (straight from the exact phase when they would not fit in memory; " +
+			"states of at most 8 bytes go to disk whole), else a cache of recent states. " +
 			"The result says which guarantee holds.",
-		Levels: true, ShortestTraces: true, UsesStorage: true,
+		Levels: true, ShortestTraces: true, UsesStorage: true, Checkpoints: true,
 		Params: []job.ParamInfo{
 			{Name: "revisits", Title: "In cache mode, stop after this many times the known states were inserted with nothing new found", Default: 3, Min: 1, Max: 1000},
 			{Name: "disk", Title: "When even signatures fill the budget: 1 goes on with them on disk (LDBFS) if storage is available, 0 with a cache of recent states", Default: 1, Min: 0, Max: 1, Integer: true},
 		},
 	}, auto)
+	registry["auto"].check = checkAutoOptions
+}
+
+// checkAutoOptions refuses a checkpointed auto run that can never reach
+// its disk phase, the only one it checkpoints: the exact and compact
+// phases live in memory, and hold at most the budget's worth of states,
+// so a run killed in them starts over on resume.
+func checkAutoOptions(opts Options) error {
+	if !opts.Checkpoint || opts.Resume {
+		return nil
+	}
+	switch {
+	case opts.MemoryBytes == 0:
+		return fmt.Errorf("auto writes checkpoints only once it goes on disk, and without a memory budget (-m) it never does: give one, or use --algo ldbfs")
+	case opts.Param("disk") == 0:
+		return fmt.Errorf("auto writes checkpoints only once it goes on disk, and with disk=0 it never does")
+	}
+	return nil
 }
 
 func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
+	if opts.Resume {
+		// Only the disk phase has checkpoints; without one the run
+		// starts over (resumeDisk says so).
+		return resumeDisk(ctx, m, opts, false)
+	}
+	if opts.Checkpoint {
+		if opts.FS == nil {
+			return &Result{Verdict: Error, Reason: "a checkpoint needs storage (a directory, or the browser's)"}
+		}
+		if err := liveCheckpointRefusal(m); err != nil {
+			return &Result{Verdict: Error, Reason: err.Error()}
+		}
+	}
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
 		return failed
+	}
+	if opts.Checkpoint {
+		s.res.Notes = append(s.res.Notes, "auto writes checkpoints from its disk phase on: "+
+			"its exact and compact phases live in memory, so a run interrupted in them starts over when resumed")
 	}
 	exact, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {
@@ -62,13 +113,20 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			exact.Release()
 			return abandon(s, err)
 		}
-		// With storage, the signatures go to disk when they fill the
-		// budget (LDBFS); the memory D's buffers will need then is set
-		// aside now, when it is there.
+		// With storage, the states go to disk when their signatures fill
+		// the budget (LDBFS); the memory D's buffers will need then is
+		// set aside now, when it is there. States no larger than a
+		// signature go to disk whole, straight from the exact phase.
 		var reserve int64
+		bits, diskBits := autoSigBits, autoDiskSigBits
+		if s.m.StateBytes <= autoDiskSigBits/8 {
+			diskBits = 0
+		}
 		if opts.FS != nil && !ids && opts.Param("disk") == 1 {
-			reserve = geometryOf(s, false, autoSigBits).filesBytes()
-			if !s.b.Reserve(diskReservePart, reserve) {
+			reserve = max(geometryOf(s, false, diskBits).filesBytes(), geometryOf(s, false, autoDiskSigBits).filesBytes())
+			if s.b.Reserve(diskReservePart, reserve) {
+				bits = autoDiskSigBits
+			} else {
 				reserve = 0
 			}
 		}
@@ -76,7 +134,20 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 		watchProgress(s, sample, opts.Param("revisits"), func() bool { return table != nil && table.IsCache() })
 		s.full = func(cause error) bool {
 			if table == nil {
-				table = toCompact(s, exact, ids)
+				// Straight to disk when a signature table would not
+				// hold the states much longer than the exact set did
+				// (auto goes on disk only once it expands states).
+				if reserve > 0 && s.expanded > 0 && (diskBits == 0 || !compactFits(s, exact, ids, bits)) {
+					s.b.Release(diskReservePart, reserve)
+					reserve = 0
+					var err error
+					if disk, err = exactToDisk(s, exact, diskBits); err != nil {
+						s.incomplete(err)
+						return false
+					}
+					return true
+				}
+				table = toCompact(s, exact, ids, bits)
 				return table != nil
 			}
 			canDisk := reserve > 0 && s.expanded > 0
@@ -86,7 +157,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			}
 			if canDisk {
 				var err error
-				if disk, err = toDisk(s, table); err != nil {
+				if disk, err = toDisk(s, table, bits); err != nil {
 					s.incomplete(err)
 					return false
 				}
@@ -127,11 +198,61 @@ const diskReservePart = "disk search reserve"
 // toDisk moves the signatures of a full Compact table to the file D of a
 // disk search and makes the search go on as LDBFS: every state known so
 // far is in D, those still queued will be expanded, and the states met
-// from now on are checked against D.
-func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
-	n := table.Len()
-	bound := table.Stats().OmissionBound
-	l, err := newDiskFiles(s, false, autoSigBits)
+// from now on are checked against D. bits is the table's signature width,
+// which D and M keep.
+func toDisk(s *searcher, table *store.Table, bits int) (*diskBFS, error) {
+	n, bound := table.Len(), table.Stats().OmissionBound
+	l, err := goOnDisk(s, bits, func(l *diskBFS) error {
+		defer table.Release()
+		return table.DrainSignatures(l.d.Append)
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.priorBound = bound
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states even their signatures filled the memory budget: "+
+		"the search went on with them on disk (LDBFS, disk-based BFS with locality, %d-bit signatures)", n, bits))
+	return l, nil
+}
+
+// exactToDisk moves the states of the full exact set to D, as signatures
+// of bits bits, or whole if bits is 0, and makes the search go on as LDBFS.
+func exactToDisk(s *searcher, exact *store.Exact, bits int) (*diskBFS, error) {
+	n := exact.Len()
+	var key [8]byte
+	l, err := goOnDisk(s, bits, func(l *diskBFS) error {
+		defer exact.Release()
+		return exact.Drain(func(idx int64, rec []byte) error {
+			// ids are in BFS order: D learns where each level starts,
+			// as if LDBFS had appended them, so the cloud's window
+			// finds the recent ones.
+			if lv := s.levelOf(idx); len(l.levelStart) == 0 || lv > l.levelDepth+len(l.levelStart)-1 {
+				l.noteLevel(lv)
+			}
+			if bits == 0 {
+				return l.d.Append(rec)
+			}
+			binary.LittleEndian.PutUint64(key[:], store.Signature(rec, bits))
+			return l.d.Append(key[:(bits+7)/8])
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	what := fmt.Sprintf("as %d-bit signatures", bits)
+	if bits == 0 {
+		what = fmt.Sprintf("whole (%d bytes a state, no larger than a signature: nothing can be omitted)", s.m.StateBytes)
+	}
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: "+
+		"the search went on with them on disk %s (LDBFS, disk-based BFS with locality)", n, what))
+	return l, nil
+}
+
+// goOnDisk sets up the files of a disk search whose keys have bits bits
+// (0: packed states), lets fill append the states known so far to D, and
+// makes the search go on as LDBFS.
+func goOnDisk(s *searcher, bits int, fill func(*diskBFS) error) (*diskBFS, error) {
+	l, err := newDiskFiles(s, false, bits)
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +260,13 @@ func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
 		l.close()
 		return nil, fmt.Errorf("going on disk: %w", err)
 	}
-	if err := table.DrainSignatures(l.d.Append); err != nil {
+	if err := fill(l); err != nil {
 		return fail(err)
 	}
-	table.Release()
 	if err := s.trail.Spill(); err != nil {
 		return fail(err)
 	}
-	if err := l.openMemory(autoSigBits); err != nil {
+	if err := l.openMemory(bits); err != nil {
 		return fail(err)
 	}
 	// The states queued (and the one being expanded) are in D before R's
@@ -155,24 +275,35 @@ func toDisk(s *searcher, table *store.Table) (*diskBFS, error) {
 	l.rBase = l.d.Len()
 	l.rSkip = s.front.Len() + 1 // auto goes on disk only once it expands states
 	l.rRules = s.res.RulesFired
-	l.priorBound = bound
+	if s.opts.Checkpoint {
+		if l.ck, err = newDiskCheckpointer(l); err != nil {
+			return fail(err)
+		}
+	}
 	l.install()
 	s.res.Phases = append(s.res.Phases, phaseLDBFS)
-	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states even their signatures filled the memory budget: "+
-		"the search went on with them on disk (LDBFS, disk-based BFS with locality)", n))
 	return l, nil
+}
+
+// compactFits reports whether a table of bits-bit signatures holds the
+// exact set's states, and a quarter more, in the memory the conversion
+// would have.
+func compactFits(s *searcher, exact *store.Exact, ids bool, bits int) bool {
+	to := store.TableOptions{SigBits: bits, Stamps: true, IDs: ids}
+	n := exact.Len()
+	return store.CompactCapacity(s.m.StateBytes, to, s.b.Available()+exact.IndexBytes()-queueShare(s.opts)/2) >= n+n/4
 }
 
 // toCompact converts the exact set into a signature table in the memory it
 // frees, and makes it the search's visited set; nil if it cannot.
-func toCompact(s *searcher, exact *store.Exact, ids bool) *store.Table {
+func toCompact(s *searcher, exact *store.Exact, ids bool, bits int) *store.Table {
 	n := exact.Len()
 	// Spilling the trail gives its memory back first.
 	if err := s.trail.Spill(); err != nil {
 		s.res.Notes = append(s.res.Notes, err.Error())
 		return nil
 	}
-	to := store.TableOptions{SigBits: autoSigBits, Stamps: true, IDs: ids, Keep: keepFor(s.opts)}
+	to := store.TableOptions{SigBits: bits, Stamps: true, IDs: ids, Keep: keepFor(s.opts)}
 	// The exact table's index (8 bytes a slot) is released before the
 	// signature table is made, so a table sized for the states so far
 	// (and room to grow) always fits where the index was.
@@ -211,6 +342,6 @@ func toCompact(s *searcher, exact *store.Exact, ids bool) *store.Table {
 	}
 	s.visited = table
 	s.res.Phases = append(s.res.Phases, store.KindCompact)
-	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: the search went on with %d-bit hash compaction", n, autoSigBits))
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf("at %d states the memory budget was full: the search went on with %d-bit hash compaction", n, bits))
 	return table
 }

@@ -146,12 +146,12 @@ func exactHint(s *searcher) string {
 		return ""
 	}
 	per := float64(s.b.Used()) / float64(n)
-	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: 40, Stamps: true}, 1<<30)
+	sig := store.CompactCapacity(s.m.StateBytes, store.TableOptions{SigBits: autoDiskSigBits, Stamps: true}, 1<<30)
 	sigPer := float64(1<<30) / float64(sig)
 	twice := 2 * s.b.Limit()
 	return fmt.Sprintf(" (%.1f bytes per state so far): an exact search of this model needs more than %s; "+
 		"at this rate %s would hold about %d states. To finish within %s, use --algo auto "+
-		"(goes on with 40-bit hash compaction at about %.0f bytes per state, then a cache) or --algo cbfs",
+		"(goes on with 64-bit signatures: in memory at about %.0f bytes per state where they fit, then on disk) or --algo cbfs",
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
 }

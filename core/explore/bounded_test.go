@@ -9,6 +9,7 @@ package explore_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -250,5 +251,50 @@ func TestRBFS(t *testing.T) {
 	r := run(1, 8<<20)
 	if r.Verdict != explore.Pass || *r.OmissionEstimate != 0 || r.Visits[len(r.Visits)-1].Dropped != 0 {
 		t.Fatalf("ample memory: %v %s %+v", r.Verdict, r.Reason, r.Visits)
+	}
+}
+
+// TestRBFSVisitsFollowTheDepth: padded.m is 13 levels deep with 140-bit
+// states. A visit of [N, 3N] levels for N state bits (Fig. 3 read
+// literally) never ended under a small cache: the state overhead reached
+// its limit inside visit 1 and the observer sampled nothing. Visits as long
+// as the depth found give several visits, samples from the first one, and
+// an estimate that falls from one visit to the next; a run the observer
+// accepts has met every state.
+func TestRBFSVisitsFollowTheDepth(t *testing.T) {
+	m, _ := compileTestModel(t, "testdata/bounded/padded.m")
+	falls := false
+	for seed := int64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			seen := map[string]bool{}
+			r := explore.Run(context.Background(), m, explore.Options{Algorithm: "rbfs", Symmetry: explore.SymmetryOff,
+				Deadlock: explore.DeadlockOff, MemoryBytes: 32000, Seed: seed, Params: map[string]float64{"k": 40},
+				FS: storagefs.NewMemory(storagefs.Options{}), Observe: func(s []byte) { seen[string(s)] = true }})
+			if r.CacheStates*4 > 4096 {
+				t.Fatalf("a cache of %d states: the test wants one far smaller than the 4096 states", r.CacheStates)
+			}
+			switch r.Verdict {
+			case explore.Pass:
+				if len(seen) != 4096 {
+					t.Fatalf("accepted (estimate %v) after meeting %d of the 4096 states", *r.OmissionEstimate, len(seen))
+				}
+			case explore.Incomplete:
+			default:
+				t.Fatalf("%v %s", r.Verdict, r.Reason)
+			}
+			if len(r.Visits) < 2 {
+				t.Fatalf("%d visit(s) (%+v), want several", len(r.Visits), r.Visits)
+			}
+			first, last := r.Visits[0], r.Visits[len(r.Visits)-1]
+			if first.Samples == 0 {
+				t.Fatalf("visit 1 of %d levels sampled nothing", first.Levels)
+			}
+			if last.PomIs < first.PomIs {
+				falls = true
+			}
+		})
+	}
+	if !falls {
+		t.Fatalf("in no run did PomIs fall from visit 1 to the last")
 	}
 }

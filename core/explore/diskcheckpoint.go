@@ -108,6 +108,21 @@ type diskState struct {
 	Candidates   int64             `json:"candidates"`
 	IOWritten    int64             `json:"io_written"` // bytes written and read in every session
 	IORead       int64             `json:"io_read"`
+	// PriorBound is the omission bound of the signature table that
+	// seeded D (auto).
+	PriorBound float64 `json:"prior_bound,omitempty"`
+}
+
+// liveCheckpointRefusal refuses to checkpoint a model with liveness
+// properties, naming the first: their graph of transitions is kept in
+// memory, and a checkpoint would have to hold it too.
+func liveCheckpointRefusal(m *compile.Model) error {
+	if len(m.Liveness) == 0 {
+		return nil
+	}
+	p := m.Liveness[0]
+	return fmt.Errorf("%s: liveness property %q: a run checking liveness properties cannot be checkpointed "+
+		"(their graph of transitions is kept in memory, not on disk); run without --checkpoint", m.Position(p.Pos), p.Name)
 }
 
 // diskCheckpointer writes a disk search's checkpoints.
@@ -126,8 +141,8 @@ type diskCheckpointer struct {
 
 func newDiskCheckpointer(l *diskBFS) (*diskCheckpointer, error) {
 	s := l.s
-	if s.props.live != nil {
-		return nil, errors.New("a run checking liveness properties cannot be checkpointed: its graph of transitions is kept in memory")
+	if err := liveCheckpointRefusal(s.m); err != nil {
+		return nil, err
 	}
 	fc, ok := s.front.(queue.Checkpointer)
 	if !ok {
@@ -197,7 +212,8 @@ func (c *diskCheckpointer) save(l *diskBFS) error {
 		LevelDepth: l.levelDepth, LevelStart: l.levelStart, Cloud: l.cloud, InitCloud: l.initCloud, Window: l.window, Hot: l.hot, Yield: l.yield, Gamma: l.gamma,
 		Checks: l.checks, Calibrations: l.calibrations, HighRuns: l.highRuns, LastRead: l.lastRead, DRead: l.dRead,
 		History: l.history, HistoryEvery: l.historyEvery, Tests: l.m.Tests(), Candidates: l.candidatesBefore + l.m.Stats().Inserted,
-		IOWritten: c.ioWritten + io.BytesWritten - l.ioBase.BytesWritten, IORead: c.ioRead + io.BytesRead - l.ioBase.BytesRead}
+		IOWritten: c.ioWritten + io.BytesWritten - l.ioBase.BytesWritten, IORead: c.ioRead + io.BytesRead - l.ioBase.BytesRead,
+		PriorBound: l.priorBound}
 	body, err := json.Marshal(man)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -356,7 +372,8 @@ func resumeDisk(ctx context.Context, m *compile.Model, opts Options, all bool) *
 	man, manName, err := readManifest(opts.FS)
 	if errors.Is(err, ErrNoCheckpoint) {
 		sweep(opts.FS, nil, "")
-		opts.Resume = false
+		// The new start is checkpointed as the first was.
+		opts.Resume, opts.Checkpoint = false, true
 		r := lookup(opts.Algorithm).run(ctx, m, opts)
 		r.Notes = append(r.Notes, "no checkpoint had been written yet: the run started over")
 		return r
@@ -447,6 +464,7 @@ func restoreDisk(s *searcher, man *diskManifest, refs map[string]bool) (*diskBFS
 	l.cloud, l.initCloud, l.window, l.hot, l.yield, l.gamma = ds.Cloud, ds.InitCloud, ds.Window, ds.Hot, ds.Yield, ds.Gamma
 	l.checks, l.calibrations, l.highRuns, l.lastRead, l.dRead = ds.Checks, ds.Calibrations, ds.HighRuns, ds.LastRead, ds.DRead
 	l.history = ds.History
+	l.priorBound = ds.PriorBound
 	c := &diskCheckpointer{fs: l.fs, tag: man.Tag, engine: man.Engine, gen: man.Gen, refs: refs,
 		skipLevelDone: man.AtLevelEnd, before: time.Duration(man.Elapsed * float64(time.Second)),
 		resumed: man.Resumed + 1, ioWritten: ds.IOWritten, ioRead: ds.IORead}

@@ -208,6 +208,9 @@ type TraceStep struct {
 type engine struct {
 	info job.EngineInfo
 	run  func(ctx context.Context, m *compile.Model, opts Options) *Result
+	// check, if set, refuses options the engine cannot honour (beyond
+	// what its EngineInfo says), before the run starts.
+	check func(Options) error
 }
 
 var registry = map[string]*engine{}
@@ -292,6 +295,11 @@ func Check(opts Options) error {
 	}
 	if (opts.Checkpoint || opts.Resume) && !e.info.Checkpoints {
 		return fmt.Errorf("the %s engine does not write checkpoints (%s do)", e.info.Name, strings.Join(checkpointing(), ", "))
+	}
+	if e.check != nil {
+		if err := e.check(opts); err != nil {
+			return err
+		}
 	}
 	for name, v := range opts.Params {
 		var p *job.ParamInfo

@@ -60,21 +60,24 @@ func newSampleFrom(b *budget.Budget, maxBytes, minSlots int64) (*distinctSample,
 	return &distinctSample{b: b, slots: make([]uint64, slots)}, nil
 }
 
-// add notes an insertion of a state with table hash h at BFS level.
-func (d *distinctSample) add(h uint64, level int) {
+// add notes an insertion of a state with table hash h at BFS level, and
+// reports whether the state is in the sample and new to it.
+func (d *distinctSample) add(h uint64, level int) bool {
 	d.inserts++
 	x := h * sampleMix
 	if x == 0 || (d.k > 0 && x>>(64-d.k) != 0) {
-		return
+		return false
 	}
-	if d.insert(x) {
-		d.lastNewAt = d.inserts
-		d.lastNewLevel = level
-		d.n++
-		if 2*d.n > len(d.slots) {
-			d.raise()
-		}
+	if !d.insert(x) {
+		return false
 	}
+	d.lastNewAt = d.inserts
+	d.lastNewLevel = level
+	d.n++
+	if 2*d.n > len(d.slots) {
+		d.raise()
+	}
+	return true
 }
 
 // insert adds x and reports whether it was new.

@@ -5,24 +5,42 @@ package explore
 // approach to automatic verification of concurrent systems", APSEC 2001,
 // Figs. 1-3). A queue of at most W states and a cache T of visited states
 // (no collision detection: a new state overwrites an old one) take fixed
-// memory. A run is a series of randomized BF visits, each of L levels (L
-// drawn in [N, 3N], N the state's bits): the old states of the queue are
-// expanded in random order; the successors not in T form B, of which as
-// many as the queue has room for are picked at random, inserted in T and
-// queued as new states. A successor left out may never be visited: the
-// one-step omission probability of a state x is the product, over the
-// choices whose B held x, of 1 - min(1, room/|B|) (Prop. 1). The observer
-// tracks it for k states sampled at random late in visits (level > 2L/3)
-// and stops the run when the largest, PomIs, falls below MAXPOM: the
-// verdict is then pass with PomIs as the estimated probability that some
-// reachable state was missed (Hyp. 1 of the paper), never a plain pass.
+// memory. A run is a series of randomized BF visits of L levels each: the
+// old states of the queue are expanded in random order; the successors not
+// in T form B, of which as many as the queue has room for are picked at
+// random, inserted in T and queued as new states. A successor left out may
+// never be visited: the one-step omission probability of a state x is the
+// product, over the choices whose B held x, of 1 - min(1, room/|B|)
+// (Prop. 1). The observer tracks it for k states sampled at random late in
+// visits (level > 2L/3) and stops the run when the largest, PomIs, falls
+// below MAXPOM: the verdict is then pass with PomIs as the estimated
+// probability that some reachable state was missed (Hyp. 1 of the paper),
+// never a plain pass.
 //
-// Two guards the paper's schema lacks, so that the observer never accepts
-// a run on no evidence: a run is accepted only after a visit whose queue
-// ran dry before level L (states left in the queue were never expanded),
-// and not while no state is sampled if some successor was ever left out.
-// The run gives up (incomplete) when the states visited reach `overhead`
-// times the distinct states seen (the paper stopped at 10).
+// The visit's length. Fig. 3 draws L in [N, 3N] for N the state's bits,
+// far more than the BFS depth of the models (sci: 437 bits, depth 62): a
+// visit whose cache forgets then never ends (it keeps re-reaching what it
+// forgot), the state overhead reaches its limit inside visit 1 and nothing
+// is sampled. The paper's own figures show visits of about 110-320 levels
+// on sci (state overhead / queue size), i.e. two to five times its depth,
+// so we draw L in [D, 3D] (plus one) with D the depth the run has found:
+// the deepest level of a visit at which at least half the states inserted
+// had never been seen before (a BFS frontier; the distinct-state sample
+// tells). D is raised while a visit runs, so a first visit goes as deep as
+// the model's frontier; levels beyond it that only meet a few new states
+// among many forgotten ones (a cache too small) do not stretch it.
+//
+// Guards the paper's schema lacks, so that the observer never accepts a
+// run on no evidence. Unless the visit was a complete BFS (it left no
+// successor out and its queue ran dry), a run is accepted only after a
+// whole visit that met no state the run had never seen (the distinct-state
+// sample tells): a short visit, or one that ends with states still queued,
+// may not have generated states that are then not in the observer's
+// domain at all. A run that left successors out is accepted only with
+// samples. The states still queued when a visit ends stay
+// queued for the next one (Fig. 2). The run gives up (incomplete) when the
+// states visited reach `overhead` times the distinct states seen (the
+// paper stopped at 10).
 
 import (
 	"context"
@@ -48,7 +66,7 @@ func init() {
 		Levels: true, UsesStorage: true, Randomized: true, HashCompaction: true,
 		Params: []job.ParamInfo{
 			{Name: "g", Title: "Share of the memory for the queue (the paper's g)", Default: 0.8, Min: 0.01, Max: 0.99},
-			{Name: "k", Title: "States the observer samples (the paper used a hundredth to a thousandth of the reachable states)", Default: 200, Min: 1, Max: 1 << 24, Integer: true},
+			{Name: "k", Title: "States the observer samples at once (the paper used a hundredth to a thousandth of the reachable states)", Default: 200, Min: 1, Max: 1 << 24, Integer: true},
 			{Name: "maxpom", Title: "Stop when the estimated omission probability falls below this (MAXPOM)", Default: 0.01, Min: 1e-9, Max: 1},
 			{Name: "overhead", Title: "Give up when the states visited reach this many times the distinct states seen", Default: 10, Min: 1, Max: 1e6},
 		},
@@ -83,13 +101,17 @@ type rbfsRun struct {
 
 	obs observer
 
-	level, maxLevel int // the level of this visit, and its L
-	globalLevel     int // levels over all visits: the cache's age stamp
-	visit           int
-	dropped         int64
-	gaveUp          bool
-	overhead        float64
-	maxPom          float64
+	level       int     // the level of this visit
+	stretch     float64 // this visit's L / D, drawn in [1, 3]
+	deepest     int     // D: the deepest level that was mostly never-seen states
+	levelIns    int64   // states inserted at this level
+	levelFresh  int64   // of them, never seen before and in the sample
+	globalLevel int     // levels over all visits: the cache's age stamp
+	visit       int
+	dropped     int64
+	gaveUp      bool
+	overhead    float64
+	maxPom      float64
 }
 
 func rbfs(ctx context.Context, m *compile.Model, opts Options) *Result {
@@ -164,11 +186,16 @@ func (r *rbfsRun) setup() error {
 	}
 	s.visited = r.cache
 	s.res.CacheStates = capacity
-	s.inserted = func(h uint64) { r.samp.add(h, r.level) }
+	s.inserted = func(h uint64) {
+		r.levelIns++
+		if r.samp.add(h, r.level) {
+			r.levelFresh++
+		}
+	}
 	s.extraProgress = func(p *job.Progress) {
 		p.Visits = r.visit
 		p.PomIs = r.obs.max()
-		p.Samples = r.obs.n
+		p.Samples = r.obs.taken
 		p.States = r.samp.estimate()
 		p.CacheFill = r.cache.Fill()
 		p.QueueMemory = int64(r.nOld + r.nNew)
@@ -194,24 +221,28 @@ func (r *rbfsRun) run() *Result {
 	defer s.front.Close()
 	defer s.trail.Close()
 	defer s.visited.Release()
-	sure := false
+	sure, exact := false, false
 	for !s.stop {
 		r.visit++
-		// The visit's length: a number of levels in [N, 3N].
-		n := max(s.m.StateBits, 1)
-		r.maxLevel = n + r.rng.IntN(2*n+1)
+		// The visit's length: L = stretch * D levels, stretch in [1, 3].
+		r.stretch = 1 + 2*r.rng.Float64()
 		r.initQueue()
 		if s.stop {
 			break
 		}
+		visitFrom := r.samp.inserts
 		r.level = 1
-		for ; r.level <= r.maxLevel && r.nOld > 0 && !s.stop; r.level++ {
+		for ; r.level <= r.maxLevel() && r.nOld > 0 && !s.stop; r.level++ {
 			r.globalLevel++
 			for r.nOld > 0 && !s.stop {
 				r.expandOne()
 			}
 			// Relabel the new states as old: they are the next level.
 			r.nOld, r.nNew = r.nNew, 0
+			if r.levelFresh > 0 && 2*(r.levelFresh<<r.samp.k) >= r.levelIns {
+				r.deepest = max(r.deepest, r.level)
+			}
+			r.levelIns, r.levelFresh = 0, 0
 		}
 		if s.stop {
 			r.record(false) // the visit it stopped in, so far
@@ -221,15 +252,17 @@ func (r *rbfsRun) run() *Result {
 		r.record(drained)
 		pom := r.obs.max()
 		// The observer (Fig. 3), with the guards described above.
-		if drained && pom < r.maxPom && (r.dropped == 0 || r.obs.n > 0) {
+		nothingNew := r.samp.lastNewAt <= visitFrom
+		if pom < r.maxPom && ((r.dropped == 0 && drained) || (nothingNew && (r.dropped == 0 || r.obs.taken > 0))) {
 			sure = true
+			exact = r.dropped == 0 && drained
 			break
 		}
 		if r.givingUp() {
 			break
 		}
 	}
-	s.unsure = !(sure && r.dropped == 0)
+	s.unsure = !exact
 	res := s.finish()
 	res.StatesExact = false
 	res.StatesEstimate = r.samp.estimate()
@@ -246,6 +279,12 @@ func (r *rbfsRun) run() *Result {
 		res.Guarantee = job.GuaranteeNotComplete
 	}
 	return res
+}
+
+// maxLevel is the visit's length L: stretch times the depth found so far,
+// plus one, so that a visit goes on while its levels are mostly new states.
+func (r *rbfsRun) maxLevel() int {
+	return int(r.stretch*float64(r.deepest)) + 1
 }
 
 // givingUp stops the run when its state overhead passes the limit.
@@ -270,8 +309,8 @@ func (r *rbfsRun) givingUp() bool {
 func (r *rbfsRun) record(drained bool) {
 	s := r.s
 	vs := r.cache.Stats()
-	v := job.Visit{Visit: r.visit, Levels: r.level - 1, MaxLevels: r.maxLevel, Drained: drained,
-		Visited: vs.Inserted, Fresh: r.samp.estimate(), Dropped: r.dropped, PomIs: r.obs.max(), Samples: r.obs.n,
+	v := job.Visit{Visit: r.visit, Levels: r.level - 1, MaxLevels: r.maxLevel(), Drained: drained,
+		Visited: vs.Inserted, Fresh: r.samp.estimate(), Dropped: r.dropped, PomIs: r.obs.max(), Samples: r.obs.taken,
 		RulesFired: s.res.RulesFired}
 	if vs.Inserted > 0 {
 		v.CollisionRate = float64(vs.Evicted) / float64(vs.Inserted)
@@ -364,7 +403,7 @@ func (r *rbfsRun) expandOne() {
 	room := r.w - (r.nOld + r.nNew)
 	probIns := math.Min(1, float64(room)/float64(b))
 	for j := 0; j < b; j++ {
-		r.obs.update(r.bHash[j], probIns, r.level > 2*r.maxLevel/3, r.rng)
+		r.obs.update(r.bHash[j], probIns, 3*r.level > 2*r.maxLevel(), r.rng)
 	}
 	j := 0
 	for ; r.nOld+r.nNew < r.w && j < b; j++ {
@@ -457,12 +496,21 @@ func (r *rbfsRun) growB() bool {
 
 // observer is the sample table Y of Fig. 3: for up to k sampled states (by
 // hash), the one-step omission probability so far.
+//
+// One departure from Fig. 3: a sample whose probability reaches 0 (it was
+// met with room in the queue, so it was certainly visited) leaves the
+// table and frees its place for a new candidate. In Fig. 3 it would stay,
+// and a table filled early with such zeros says PomIs = 0 for good, while
+// the states left out later, never sampled, are missed unseen (runs on a
+// cache of a fortieth of padded.m's states were accepted with a few states
+// never met; TestRBFSVisitsFollowTheDepth).
 type observer struct {
-	b    *budget.Budget
-	keys []uint64 // 0 = empty
-	pom  []float64
-	n, k int
-	held int64
+	b     *budget.Budget
+	keys  []uint64 // 0 = empty
+	pom   []float64
+	n, k  int // samples in the table, and its capacity
+	taken int // samples taken over the run (the paper's Samples)
+	held  int64
 }
 
 func (o *observer) init(b *budget.Budget, k int) error {
@@ -498,6 +546,10 @@ func (o *observer) update(h uint64, probIns float64, late bool, rng *rand.Rand) 
 	}
 	i := o.slot(h)
 	if o.keys[i] == h {
+		if probIns >= 1 {
+			o.remove(i)
+			return
+		}
 		o.pom[i] *= 1 - probIns
 		return
 	}
@@ -506,7 +558,24 @@ func (o *observer) update(h uint64, probIns float64, late bool, rng *rand.Rand) 
 		o.keys[i] = h
 		o.pom[i] = 1 - probIns
 		o.n++
+		o.taken++
 	}
+}
+
+// remove empties slot i, moving back the entries of its probe run that
+// would no longer be found (linear probing's deletion).
+func (o *observer) remove(i int) {
+	n := len(o.keys)
+	for j := (i + 1) % n; o.keys[j] != 0; j = (j + 1) % n {
+		home := int((o.keys[j] * sampleMix >> 32) % uint64(n))
+		// Entry j may fill the hole at i unless its home lies in (i, j].
+		if (i < j && (home <= i || home > j)) || (i > j && home <= i && home > j) {
+			o.keys[i], o.pom[i] = o.keys[j], o.pom[j]
+			i = j
+		}
+	}
+	o.keys[i], o.pom[i] = 0, 0
+	o.n--
 }
 
 // max returns PomIs: the largest omission probability of the samples.

@@ -159,7 +159,7 @@ func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo boo
 		if err != nil {
 			return nil, s.fail(err)
 		}
-		s.front, err = newFrontier(s.recSize(), s.b, opts, lifo, "")
+		s.front, err = frontier(s.recSize(), s.b)
 		if err != nil {
 			s.trail.Close()
 			return nil, s.fail(err)

@@ -365,7 +365,7 @@ type Locality struct {
 type Visit struct {
 	Visit         int     `json:"visit"`
 	Levels        int     `json:"levels"`         // BFS levels expanded in this visit
-	MaxLevels     int     `json:"max_levels"`     // the visit's length L, drawn in [N, 3N] for N state bits
+	MaxLevels     int     `json:"max_levels"`     // the visit's length L, drawn in [D, 3D] for D the depth found so far
 	Drained       bool    `json:"drained"`        // the queue ran dry before level L
 	Visited       int64   `json:"visited"`        // insertions so far (states visited, revisits included)
 	Fresh         int64   `json:"fresh"`          // distinct states visited so far (estimated)

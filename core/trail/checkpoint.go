@@ -12,10 +12,13 @@ import (
 // State is a trail as a checkpoint records it: its full chunks are in the
 // segments listed, the records of its last, partial chunk in a copy.
 type State struct {
-	N         int64          `json:"n"`
-	RuleBytes int            `json:"rule_bytes"`
-	Segments  []SegmentState `json:"segments,omitempty"`
-	Tail      string         `json:"tail,omitempty"`
+	N         int64 `json:"n"`
+	RuleBytes int   `json:"rule_bytes"`
+	// PerChunk is the records a chunk holds: New scales chunks down
+	// under small budgets, and segments are numbered by chunk.
+	PerChunk int64          `json:"per_chunk,omitempty"`
+	Segments []SegmentState `json:"segments,omitempty"`
+	Tail     string         `json:"tail,omitempty"`
 }
 
 // SegmentState is one segment of spilled chunks.
@@ -46,7 +49,7 @@ func (t *Trail) Checkpoint(tailName string) (State, error) {
 	if err := t.Spill(); err != nil {
 		return State{}, err
 	}
-	st := State{N: t.n, RuleBytes: t.ruleBytes}
+	st := State{N: t.n, RuleBytes: t.ruleBytes, PerChunk: t.per}
 	for _, s := range t.segs {
 		st.Segments = append(st.Segments, SegmentState{Name: s.name, First: s.first})
 	}
@@ -74,6 +77,9 @@ func Restore(b *budget.Budget, fs storagefs.FS, prefix string, st State) (*Trail
 	}
 	t := &Trail{b: b, fs: fs, prefix: prefix, ruleBytes: st.RuleBytes, rec: parentBytes + st.RuleBytes, readSeg: -1}
 	t.per = int64(chunkBytes / t.rec)
+	if st.PerChunk > 0 {
+		t.per = st.PerChunk
+	}
 	full := st.N / t.per
 	t.chunks = make([][]byte, full)
 	t.onDisk = make([]bool, full)

@@ -7,7 +7,7 @@
 // deepest stack of a full run and R), for random replacement (the
 // paper's) and the strategies given.
 //
-//	go run ./scripts/dfsreplacetable -strategies random,lru ../shared/models/cmurphi/sci/sci.m ...
+//	go run ./scripts/dfsreplacetable -limit 10 -tolerance 2 ../shared/models/cmurphi/sci/sci.m ...
 package main
 
 import (
@@ -24,7 +24,7 @@ import (
 
 func main() {
 	mems := flag.String("mem", "100,50,25,10", "memories, percent of the reachable states")
-	strategies := flag.String("strategies", "random,lru,stratified", "replacement strategies")
+	strategies := flag.String("strategies", strings.Join(store.StrategyNames, ","), "replacement strategies")
 	limit := flag.Float64("limit", 20, "a run that inserts more than this many times the distinct states it has seen is said not to terminate")
 	tol := flag.Float64("tolerance", 0.5, "precision of the smallest terminating memory, percent of R")
 	sym := flag.String("symmetry", "exact", "symmetry reduction: exact or off")

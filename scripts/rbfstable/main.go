@@ -13,7 +13,9 @@
 // coverage (distinct states visited / R, counted exactly beside the
 // engine), state overhead (states visited / distinct states visited) and
 // time overhead (user CPU time / the exact run's). A second table gives
-// the paper's columns: the same means at the end of visit 1, 2, ...
+// the paper's columns: the same means at the end of visit 1, 2, ... (Samples
+// counts the samples taken over the run: a sample certainly visited leaves
+// the observer's table of k, so it can exceed k).
 //
 //	go run ./scripts/rbfstable -seeds 10 ../shared/models/cmurphi/sci/sci.m
 package main
