@@ -13,7 +13,9 @@ package explore
 //
 //  1. every part expands the states of the range it owns, in id order,
 //     and routes each successor, with its key (parent id, index among the
-//     parent's events), to its owner's outbox;
+//     parent's events), to its owner's outbox, as long as its outboxes
+//     have room: the round ends where the first part stopped (the rest
+//     of what the others expanded waits in their outboxes);
 //  2. every part admits the successors routed to it, merged by key: the
 //     order in which the sequential search would meet them, so the first
 //     of duplicates wins as there, assumptions and invariants are checked
@@ -25,6 +27,13 @@ package explore
 //
 // Liveness needs the whole state graph and locality the level of every
 // state met again; both run on one worker, with a note.
+//
+// Memory: the parts reserve from the run's one budget (each through a
+// child that keeps its figures), so a part whose visited set grows faster
+// takes what the others leave, as one set would. The parts' queues and
+// their exchange buffers divide the queue's memory share of a sequential
+// search, and spill to storage as its queue does; a signature table is
+// sized per part for its share of what the sequential one would get.
 
 import (
 	"context"
@@ -32,8 +41,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/queue"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/store"
 )
@@ -41,17 +52,58 @@ import (
 // MaxWorkers bounds Options.Workers.
 const MaxWorkers = 64
 
-// roundStates is about how many states each part expands per round: rounds
+// roundStates is the most states each part expands per round: rounds
 // long enough that handing batches over costs little, short enough that
-// the exchange buffers stay small and the parts finish together.
+// the parts finish together (the outboxes' bound may end a round sooner).
 const roundStates = 2048
+
+// unbudgetedExchange is the memory of the exchange buffers of all the
+// parts of a run without a budget.
+const unbudgetedExchange = 8 << 20
+
+// outboxRooms, if set (by tests), makes every outbox hold this many
+// states' successors at most, so that rounds end early and often.
+var outboxRooms int
+
+// planPart divides memory bytes (0: no budget) of a parallel search of n
+// parts among the parts that share it (n in this process, 1 in a part of
+// its own elsewhere): half of the queue's memory share of a sequential
+// search goes to the exchange and the rest to the parts' queues, unless
+// that leaves them too little to spill. A part's exchange holds its n
+// outboxes and the states it accepts in a round, at most what n outboxes
+// hold. An outbox always has room for a state's successors, one per rule.
+func planPart(m *compile.Model, opts Options, n int, memory int64, parts int) partPlan {
+	size := m.StateBytes + candExtra
+	p := partPlan{room: max(len(m.Rules), 1) * size}
+	exchange := int64(unbudgetedExchange)
+	if memory > 0 {
+		o := opts
+		o.MemoryBytes = memory
+		q := queueShare(o)
+		least := int64(2 * minSegmentRecords * (m.StateBytes + 8)) // newFrontier's smallest disk share
+		p.queue = max((q-q/2)/int64(parts), least)
+		exchange = max(q-p.queue*int64(parts), 0)
+	}
+	per := exchange / int64(parts) / int64(2*n)
+	p.outbox = max(int(per)/size*size, 2*p.room)
+	if outboxRooms > 0 {
+		p.outbox = outboxRooms * p.room
+	}
+	if memory > 0 {
+		p.floor = int64(n*p.outbox) + int64(n*p.outbox/size*(m.StateBytes+acceptedBytes))
+	}
+	return p
+}
 
 // partClient runs the phases of one part, on a goroutine of this process
 // or elsewhere (a Web Worker); each start call is followed by its wait.
 type partClient interface {
-	expand(ids []int64, hi int64)
+	// expand: see part.expand.
+	expand(ids []int64, lo, hi int64)
 	expanded() *expandResult
-	admit(in [][]byte, depth int)
+	// admit: see part.admit; end is the round's end (the part's own
+	// records below it are the part's in[itself]).
+	admit(in [][]byte, depth int, end int64)
 	admitted() *admitResult
 	// close releases the part and returns its cover statement counts.
 	close() []int64
@@ -75,8 +127,10 @@ func startLocal(w *part) *localPart {
 	return l
 }
 
-func (l *localPart) expand(ids []int64, hi int64) { l.work <- func() { l.w.expand(ids, hi) } }
-func (l *localPart) admit(in [][]byte, depth int) { l.work <- func() { l.w.admit(in, depth) } }
+func (l *localPart) expand(ids []int64, lo, hi int64) { l.work <- func() { l.w.expand(ids, lo, hi) } }
+func (l *localPart) admit(in [][]byte, depth int, _ int64) {
+	l.work <- func() { l.w.admit(in, depth) }
+}
 
 func (l *localPart) expanded() *expandResult {
 	<-l.done
@@ -107,10 +161,10 @@ type parallel struct {
 	ar     []*admitResult
 }
 
-// parallelSearch runs bfs over opts.Workers parts: on goroutines, or,
-// with opts.Parts, part 0 here and the others at the transport's end
-// (each then holds an equal share of the budget, and the coordinator's
-// share holds the trail too).
+// parallelSearch runs bfs over opts.Workers parts: on goroutines, sharing
+// the budget, or, with opts.Parts, part 0 here and the others at the
+// transport's end (each then holds an equal share of the budget, and the
+// coordinator's share holds the trail too).
 func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result {
 	n := opts.Workers
 	share := opts.MemoryBytes / int64(n)
@@ -118,7 +172,10 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 	if opts.Parts != nil {
 		mine.MemoryBytes = share
 	}
-	s, failed := newSearcher(ctx, m, mine, false)
+	// The coordinator's queue only hands the start states to their owners.
+	s, failed := setupSearcher(ctx, m, mine, false, func(rec int, b *budget.Budget) (queue.FIFO, error) {
+		return queue.NewMemory(rec, b), nil
+	})
 	if failed != nil {
 		return failed
 	}
@@ -138,8 +195,21 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 		defer starts.Release()
 		return s.finish()
 	}
+	plan := planPart(m, opts, n, opts.MemoryBytes, n)
+	if opts.Parts != nil {
+		plan = planPart(m, opts, n, share, 1)
+	}
+	if opts.HashBits > 0 && mine.MemoryBytes > 0 {
+		// What compactCapacity gives one table, divided among the parts
+		// here.
+		local := n
+		if opts.Parts != nil {
+			local = 1
+		}
+		plan.table = max(s.b.Available()-queueShare(mine)-mine.MemoryBytes/16, 0) / int64(local)
+	}
 	p := &parallel{s: s, n: n, remote: make([]bool, n), stats: make([]partStats, n)}
-	local, err := newPart(ctx, m, s.opts, 0, n, s.b.Child(), share)
+	local, err := newPart(ctx, m, s.opts, 0, n, s.b.Child(), plan)
 	if err != nil {
 		starts.Release()
 		return s.fail(err)
@@ -174,7 +244,7 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 		}
 		w := local
 		if i > 0 {
-			if w, err = newPart(ctx, m, s.opts, i, n, s.b.Child(), share); err != nil {
+			if w, err = newPart(ctx, m, s.opts, i, n, s.b.Child(), plan); err != nil {
 				s.incomplete(err)
 				break
 			}
@@ -253,16 +323,19 @@ func (p *parallel) loop() {
 			hi = levelEnd
 		}
 		for w, c := range p.parts {
-			c.expand(p.ids[w], hi)
+			c.expand(p.ids[w], lo, hi)
 		}
+		end := hi
 		for w, c := range p.parts {
 			p.er[w] = c.expanded()
+			end = min(end, p.er[w].reached)
 		}
 		for w, c := range p.parts {
 			for j := range p.in {
-				p.in[j] = p.er[j].out[w]
+				out := p.er[j].out[w]
+				p.in[j] = out[:below(out, s.m.StateBytes, end)]
 			}
-			c.admit(append([][]byte(nil), p.in...), level+1)
+			c.admit(append([][]byte(nil), p.in...), level+1, end)
 		}
 		for w, c := range p.parts {
 			p.ar[w] = c.admitted()
@@ -272,14 +345,15 @@ func (p *parallel) loop() {
 			s.checkpoint() // reports the cancellation
 			return
 		}
-		p.settle(level + 1)
-		lo = hi
+		p.settle(level+1, end)
+		lo = end
 	}
 }
 
-// settle ends a round whose successors are at depth: its violations in
-// key order, its kept states into the trail in key order, its counts.
-func (p *parallel) settle(depth int) {
+// settle ends a round whose successors are at depth and whose parents
+// have ids below end: its violations in key order, its kept states into
+// the trail in key order, its counts.
+func (p *parallel) settle(depth int, end int64) {
 	s := p.s
 	for w := range p.parts {
 		if err := p.er[w].err; err != nil {
@@ -294,7 +368,9 @@ func (p *parallel) settle(depth int) {
 	var events []*partEvent
 	for w := range p.parts {
 		for i := range p.er[w].events {
-			events = append(events, &p.er[w].events[i])
+			if p.er[w].events[i].key.parent < end {
+				events = append(events, &p.er[w].events[i])
+			}
 		}
 		for i := range p.ar[w].events {
 			events = append(events, &p.ar[w].events[i])
@@ -352,6 +428,7 @@ func (p *parallel) settle(depth int) {
 		}
 		for _, c := range p.er[w].counts {
 			switch {
+			case c.parent >= end:
 			case cut == nil || c.parent < cut.key.parent:
 				s.res.RulesFired += int64(c.emitted)
 			case c.parent == cut.key.parent:

@@ -101,6 +101,15 @@ func corpusCases() []parallelCase {
 	}
 }
 
+// outboxSizes are the outbox bounds the parallel tests run with: as
+// planned, and room for one state's successors only, so that nearly every
+// round ends where some part's outboxes filled and the others' records
+// wait for the next.
+var outboxSizes = []struct {
+	name  string
+	rooms int
+}{{"", 0}, {", one state per outbox", 1}}
+
 // TestParallelSameAsSequential runs models with 1 worker and with 2, 3
 // and 4: the results must be the same in every field but times and
 // memory (states, rules, levels, covers, violations and their traces).
@@ -117,16 +126,22 @@ func TestParallelSameAsSequential(t *testing.T) {
 			}
 			one := verify.Check(context.Background(), c.file, src, c.opts)
 			want := comparable(t, one)
-			for _, n := range []int{2, 3, 4} {
-				o := c.opts
-				o.Workers = n
-				got := verify.Check(context.Background(), c.file, src, o)
-				if g := comparable(t, got); g != want {
-					t.Fatalf("%d workers:\n%s\none worker:\n%s", n, g, want)
+			for _, size := range outboxSizes {
+				restore := explore.SetOutboxRooms(size.rooms)
+				for _, n := range []int{2, 3, 4} {
+					o := c.opts
+					o.Workers = n
+					got := verify.Check(context.Background(), c.file, src, o)
+					if g := comparable(t, got); g != want {
+						restore()
+						t.Fatalf("%d workers%s:\n%s\none worker:\n%s", n, size.name, g, want)
+					}
+					if got.Workers != n && !strings.Contains(c.name, "liveness") {
+						restore()
+						t.Fatalf("ran on %d workers, want %d", got.Workers, n)
+					}
 				}
-				if got.Workers != n && !strings.Contains(c.name, "liveness") {
-					t.Fatalf("ran on %d workers, want %d", got.Workers, n)
-				}
+				restore()
 			}
 		})
 	}
@@ -273,20 +288,26 @@ func TestParallelRemoteParts(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := comparable(t, verify.Check(context.Background(), c.file, src, c.opts))
-			for _, n := range []int{2, 3} {
-				o := c.opts
-				o.Workers = n
-				parts := newChanParts(t, c.file, src, o)
-				o.Parts = parts
-				got := verify.Check(context.Background(), c.file, src, o)
-				if g := comparable(t, got); g != want {
-					t.Fatalf("%d workers, remote parts:\n%s\none worker:\n%s", n, g, want)
-				}
-				for i := 1; i < n; i++ {
-					if err := <-parts.errs; err != nil {
-						t.Fatalf("part: %v", err)
+			for _, size := range outboxSizes {
+				restore := explore.SetOutboxRooms(size.rooms)
+				for _, n := range []int{2, 3} {
+					o := c.opts
+					o.Workers = n
+					parts := newChanParts(t, c.file, src, o)
+					o.Parts = parts
+					got := verify.Check(context.Background(), c.file, src, o)
+					for i := 1; i < n; i++ {
+						if err := <-parts.errs; err != nil {
+							restore()
+							t.Fatalf("part: %v", err)
+						}
+					}
+					if g := comparable(t, got); g != want {
+						restore()
+						t.Fatalf("%d workers%s, remote parts:\n%s\none worker:\n%s", n, size.name, g, want)
 					}
 				}
+				restore()
 			}
 		})
 	}

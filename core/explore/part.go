@@ -10,6 +10,16 @@ package explore
 // (admit); at the start of the next round it queues the states it
 // accepted under the global ids the coordinator gave them (commit).
 //
+// The exchange is bounded: an outbox holds at most plan.outbox bytes, and a
+// part expands a state only while every outbox has room for all the
+// successors a state can have (one per rule). A part whose outboxes are
+// full stops short of the round's range and says where (reached); the
+// coordinator admits only what every part produced below the lowest such
+// point, and the records from there on stay in their outboxes for the
+// next round (drop forgets the admitted ones). So the buffers never grow
+// with the model's branching, and a round cut short costs nothing but a
+// shorter round: the admission order, and so the result, is the same.
+//
 // A part touches nothing shared: the coordinator hands it its inputs and
 // reads its outputs between phases. So a part can run on a goroutine or,
 // in the browser, in a Web Worker of its own.
@@ -19,6 +29,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sort"
+	"unsafe"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -100,12 +112,16 @@ type partStats struct {
 	queue   queue.Stats
 }
 
-// expandResult is what a part's expansion produced.
+// expandResult is what a part's expansion produced, with what earlier
+// rounds produced beyond their ends (all in id order of the parents).
 type expandResult struct {
 	out     [][]byte      // per owner: candidate records
 	counts  []parentCount // per state expanded, in id order
 	events  []partEvent
-	emitted int64
+	emitted int64 // successors of the states expanded by this call
+	// reached: every state of the part with a lower id in the round's
+	// range is expanded, none from reached on (hi if all are).
+	reached int64
 	err     error
 }
 
@@ -120,6 +136,41 @@ type admitResult struct {
 
 // Candidate records: state | table hash (8) | parent id (8) | seq (4) | rule (4).
 const candExtra = 24
+
+// candParent returns the parent id of the candidate record at byte off of
+// recs (records of sb-byte states).
+func candParent(recs []byte, off, sb int) int64 {
+	return int64(binary.LittleEndian.Uint64(recs[off+sb+8:]))
+}
+
+// below returns the length of the prefix of recs (candidate records of
+// sb-byte states, in parent order) whose parents have ids below end.
+func below(recs []byte, sb int, end int64) int {
+	size := sb + candExtra
+	return size * sort.Search(len(recs)/size, func(i int) bool { return candParent(recs, i*size, sb) >= end })
+}
+
+// acceptedBytes is what the admission holds per accepted state besides the
+// state itself.
+const acceptedBytes = int(unsafe.Sizeof(accepted{}))
+
+// exchangePart names the budget part of the exchange buffers.
+const exchangePart = "parallel search exchange"
+
+// partPlan is how a part uses its memory.
+type partPlan struct {
+	queue  int64 // the queue's memory share (0: no budget)
+	outbox int   // bytes an outbox holds at most
+	// room is the free bytes every outbox must have before a state is
+	// expanded: a successor per rule.
+	room int
+	// floor is the exchange's reservation from the start: what its
+	// buffers can grow to, under a budget (0: reserved as they grow).
+	floor int64
+	// table is the memory for a signature table sized from the start
+	// (hash compaction under a budget; 0: none, it grows).
+	table int64
+}
 
 // part is one worker of the parallel search.
 type part struct {
@@ -137,6 +188,7 @@ type part struct {
 	visited store.Visited
 	local   int64 // the next id in the part's own visited set
 	front   queue.FIFO
+	plan    partPlan
 	rec     []byte // a popped queue record: state | global id (8)
 	ahead   bool   // rec holds a record beyond the last round's range
 	push    []byte // a queue record being pushed
@@ -145,7 +197,8 @@ type part struct {
 	sorted     []int64 // a successor with its multisets sorted
 	canonical  []int64 // a successor's canonical form
 	buf        []byte  // the successor being packed
-	outHeld    int64   // bytes of the outboxes reserved from b
+	exAlloc    int64   // bytes of the exchange buffers (outboxes, accepted states)
+	exHeld     int64   // bytes of them reserved from b: max(exAlloc, plan.floor)
 
 	// The state being expanded.
 	curID   int64
@@ -162,10 +215,10 @@ type part struct {
 	hit       func(i int)
 }
 
-// newPart returns part idx of n, whose structures take about share bytes
-// of the budget b (0: no limit).
-func newPart(ctx context.Context, m *compile.Model, opts Options, idx, n int, b *budget.Budget, share int64) (*part, error) {
-	w := &part{ctx: ctx, idx: idx, n: n, m: m, opts: opts, sb: m.StateBytes, b: b}
+// newPart returns part idx of n, which reserves from the budget b and
+// uses its memory as plan says.
+func newPart(ctx context.Context, m *compile.Model, opts Options, idx, n int, b *budget.Budget, plan partPlan) (*part, error) {
+	w := &part{ctx: ctx, idx: idx, n: n, m: m, opts: opts, sb: m.StateBytes, b: b, plan: plan}
 	w.mc = m.NewMachine()
 	w.up = m.NewUnpacker()
 	w.canon = newCanonicalizer(m, opts.Symmetry)
@@ -180,31 +233,52 @@ func newPart(ctx context.Context, m *compile.Model, opts Options, idx, n int, b 
 	w.emit = w.onSuccessor
 	w.needSlots = len(m.Assumes)+len(m.Invariants)+len(m.Covers) > 0
 	w.hit = func(i int) { w.ar.hits = append(w.ar.hits, coverHit{acc: int32(len(w.acc)), cover: int32(i)}) }
-	// Each part sizes its set and queue for its share of the budget.
-	mine := opts
-	mine.MemoryBytes = share
+	if !w.holdExchange(0) {
+		return nil, &budget.ErrExhausted{Part: exchangePart, Need: plan.floor, Limit: b.Limit()}
+	}
 	var err error
 	if opts.HashBits > 0 {
-		to := store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0, Keep: keepFor(mine)}
-		if share > 0 {
-			// As compactCapacity, for the part's share.
-			to.Capacity = store.CompactCapacity(w.sb, to, share-queueShare(mine)-share/16)
+		to := store.TableOptions{SigBits: opts.HashBits, IDs: len(m.Liveness) > 0, Keep: keepFor(opts)}
+		if plan.table > 0 {
+			to.Capacity = store.CompactCapacity(w.sb, to, plan.table)
 		}
 		w.visited, err = store.NewCompact(w.sb, b, to)
 	} else {
 		var t *store.Exact
-		t, err = store.NewExact(w.sb, b, state.Hash)
+		t, err = store.NewExactBits(m.StateBits, b, state.Hash)
 		w.visited = store.ExactSet{Exact: t}
 	}
 	if err != nil {
+		w.releaseExchange()
 		return nil, err
 	}
-	w.front, err = newFrontier(w.sb+8, b, mine, false, fmt.Sprintf("pbfs%d-", idx))
+	w.front, err = queueWithShare(w.sb+8, b, opts, plan.queue, false, fmt.Sprintf("pbfs%d-", idx))
 	if err != nil {
 		w.visited.Release()
+		w.releaseExchange()
 		return nil, err
 	}
 	return w, nil
+}
+
+// holdExchange sets the exchange's reservation for alloc bytes of buffers
+// (at least the plan's floor); false if the budget refused, changing
+// nothing.
+func (w *part) holdExchange(alloc int64) bool {
+	want := max(alloc, w.plan.floor)
+	if want > w.exHeld {
+		if !w.b.Reserve(exchangePart, want-w.exHeld) {
+			return false
+		}
+		w.exHeld = want
+	}
+	w.exAlloc = alloc
+	return true
+}
+
+func (w *part) releaseExchange() {
+	w.b.Release(exchangePart, w.exHeld)
+	w.exHeld, w.exAlloc = 0, 0
 }
 
 // ownerOf returns the part that owns the state with table hash h: a
@@ -255,15 +329,15 @@ func (w *part) commit(ids []int64) error {
 	return nil
 }
 
-// expand commits the last round's accepted states under ids, then expands
-// the part's queued states with ids below hi (all of the round's range
-// that it owns), routing their successors to the owners' outboxes.
-func (w *part) expand(ids []int64, hi int64) {
+// expand forgets what the coordinator admitted (the records of states
+// with ids below lo), commits the last round's accepted states under ids,
+// then expands the part's queued states with ids below hi (all of the
+// round's range that it owns), routing their successors to the owners'
+// outboxes, for as long as the outboxes have room.
+func (w *part) expand(ids []int64, lo, hi int64) {
 	r := &w.er
-	for i := range r.out {
-		r.out[i] = r.out[i][:0]
-	}
-	r.counts, r.events, r.emitted, r.err = r.counts[:0], r.events[:0], 0, nil
+	w.drop(lo)
+	r.emitted, r.reached, r.err = 0, hi, nil
 	if r.err = w.commit(ids); r.err != nil {
 		return
 	}
@@ -284,8 +358,11 @@ func (w *part) expand(ids []int64, hi int64) {
 		if id >= hi {
 			return
 		}
-		if k&255 == 255 && w.ctx.Err() != nil {
-			return // the coordinator sees the cancellation
+		if !w.roomy() || (k&255 == 255 && w.ctx.Err() != nil) {
+			// The rest waits for the next round; the coordinator sees a
+			// cancellation.
+			r.reached = id
+			return
 		}
 		w.ahead = false
 		w.curID, w.nEmit, w.changed = id, 0, false
@@ -296,6 +373,30 @@ func (w *part) expand(ids []int64, hi int64) {
 		r.counts = append(r.counts, parentCount{parent: id, emitted: w.nEmit})
 		r.emitted += int64(w.nEmit)
 	}
+}
+
+// roomy reports whether every outbox has room for a state's successors.
+func (w *part) roomy() bool {
+	for _, out := range w.er.out {
+		if w.plan.outbox-len(out) < w.plan.room {
+			return false
+		}
+	}
+	return true
+}
+
+// drop forgets the records, counts and events of the states with ids
+// below lo, which the coordinator has admitted; what earlier rounds
+// produced beyond their ends moves to the front.
+func (w *part) drop(lo int64) {
+	r := &w.er
+	for o, out := range r.out {
+		r.out[o] = out[:copy(out, out[below(out, w.sb, lo):])]
+	}
+	i := sort.Search(len(r.counts), func(i int) bool { return r.counts[i].parent >= lo })
+	r.counts = r.counts[:copy(r.counts, r.counts[i:])]
+	i = sort.Search(len(r.events), func(i int) bool { return r.events[i].key.parent >= lo })
+	r.events = r.events[:copy(r.events, r.events[i:])]
 }
 
 // expandOne fires every rule from w.cur, as the sequential loop does, and
@@ -375,19 +476,20 @@ func (w *part) onSuccessor(rule int, succ []int64) bool {
 	return true
 }
 
-// growOut gives an outbox room for size more bytes, reserving the growth
-// from the budget; nil means the budget refused (w.er.err says so).
+// growOut gives an outbox room for size more bytes, within the plan's
+// bound (roomy keeps an expansion within it); nil means the budget refused
+// (w.er.err says so).
 func (w *part) growOut(out []byte, size int) []byte {
-	n := 2 * cap(out)
-	if n < 64*size {
-		n = 64 * size
-	}
-	grow := int64(n - cap(out))
-	if !w.b.Reserve("exchange", grow) {
-		w.er.err = &budget.ErrExhausted{Part: "parallel search exchange", Need: grow, Limit: w.b.Limit()}
+	n := min(max(2*cap(out), 64*size), w.plan.outbox)
+	if n < len(out)+size {
+		w.er.err = fmt.Errorf("parallel search: an outbox of %d bytes overflowed", w.plan.outbox)
 		return nil
 	}
-	w.outHeld += grow
+	grow := int64(n - cap(out))
+	if !w.holdExchange(w.exAlloc + grow) {
+		w.er.err = &budget.ErrExhausted{Part: exchangePart, Need: grow, Limit: w.b.Limit()}
+		return nil
+	}
 	bigger := make([]byte, len(out), n)
 	copy(bigger, out)
 	return bigger
@@ -399,6 +501,8 @@ func (w *part) growOut(out []byte, size int) []byte {
 // one sender's records), so that the first of duplicates, the states kept
 // and the violations are those of a sequential search.
 func (w *part) admit(in [][]byte, depth int) {
+	// (in holds only records below the round's end: a part's own records
+	// from there on wait in its outbox.)
 	r := &w.ar
 	w.acc, w.accStates = w.acc[:0], w.accStates[:0]
 	r.hits, r.events, r.err = r.hits[:0], r.events[:0], nil
@@ -466,19 +570,21 @@ func (w *part) candidate(rec []byte, depth int) {
 	w.accStates = append(w.accStates, s...)
 }
 
-// growAccepted doubles the room for accepted states, reserving it from the
-// budget; false means the budget refused (w.ar.err says so).
+// growAccepted doubles the room for accepted states, within what the
+// senders' outboxes can hold; false means the budget refused (w.ar.err
+// says so).
 func (w *part) growAccepted() bool {
-	recs := 2 * cap(w.acc)
-	if recs < 1024 {
-		recs = 1024
-	}
-	grow := int64(recs-cap(w.acc)) * int64(w.sb+16)
-	if !w.b.Reserve("exchange", grow) {
-		w.ar.err = &budget.ErrExhausted{Part: "parallel search exchange", Need: grow, Limit: w.b.Limit()}
+	most := w.n * w.plan.outbox / (w.sb + candExtra)
+	recs := min(max(2*cap(w.acc), 1024), most)
+	if recs <= cap(w.acc) {
+		w.ar.err = fmt.Errorf("parallel search: more states accepted in a round than %d outboxes hold", w.n)
 		return false
 	}
-	w.outHeld += grow
+	grow := int64(recs-cap(w.acc)) * int64(w.sb+acceptedBytes)
+	if !w.holdExchange(w.exAlloc + grow) {
+		w.ar.err = &budget.ErrExhausted{Part: exchangePart, Need: grow, Limit: w.b.Limit()}
+		return false
+	}
 	acc := make([]accepted, len(w.acc), recs)
 	copy(acc, w.acc)
 	states := make([]byte, len(w.accStates), recs*w.sb)
@@ -496,6 +602,5 @@ func (w *part) stats() partStats {
 func (w *part) close() {
 	w.visited.Release()
 	w.front.Close()
-	w.b.Release("exchange", w.outHeld)
-	w.outHeld = 0
+	w.releaseExchange()
 }

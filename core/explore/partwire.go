@@ -47,7 +47,13 @@ const (
 // gone or sent something this part cannot read.
 func ServePart(ctx context.Context, m *compile.Model, opts Options, index, n int, recv func() ([]byte, error), send func([]byte) error) error {
 	share := opts.MemoryBytes / int64(n)
-	w, err := newPart(ctx, m, opts, index, n, budget.New(share), share)
+	plan := planPart(m, opts, n, share, 1)
+	if opts.HashBits > 0 && share > 0 {
+		mine := opts
+		mine.MemoryBytes = share
+		plan.table = max(share-queueShare(mine)-share/16, 0)
+	}
+	w, err := newPart(ctx, m, opts, index, n, budget.New(share), plan)
 	var enc wire
 	if err != nil {
 		// The coordinator learns it from the first answer.
@@ -87,12 +93,13 @@ func ServePart(ctx context.Context, m *compile.Model, opts Options, index, n int
 			enc.err(serr)
 			enc.stats(w.stats())
 		case opExpand:
-			hi := d.int64()
+			lo, hi := d.int64(), d.int64()
 			ids := d.int64s()
-			w.expand(ids, hi)
+			w.expand(ids, lo, hi)
 			r := &w.er
 			enc.err(r.err)
 			enc.int64(r.emitted)
+			enc.int64(r.reached)
 			enc.uint32(uint32(len(r.counts)))
 			for _, c := range r.counts {
 				enc.int64(c.parent)
@@ -107,11 +114,13 @@ func ServePart(ctx context.Context, m *compile.Model, opts Options, index, n int
 			}
 		case opAdmit:
 			depth := int(d.uint32())
+			end := d.int64()
 			in := make([][]byte, n)
 			for j := range in {
 				in[j] = d.bytes()
 			}
-			in[index] = w.er.out[index]
+			own := w.er.out[index]
+			in[index] = own[:below(own, w.sb, end)]
 			w.admit(in, depth)
 			r := &w.ar
 			enc.err(r.err)
@@ -210,9 +219,10 @@ func (r *remotePart) seed(recs []seedRec) (partStats, error) {
 	return st, err
 }
 
-func (r *remotePart) expand(ids []int64, hi int64) {
+func (r *remotePart) expand(ids []int64, lo, hi int64) {
 	r.enc.reset()
 	r.enc.byte(opExpand)
+	r.enc.int64(lo)
 	r.enc.int64(hi)
 	r.enc.int64s(ids)
 	r.send()
@@ -228,6 +238,7 @@ func (r *remotePart) expanded() *expandResult {
 	}
 	e.err = d.err()
 	e.emitted = d.int64()
+	e.reached = d.int64()
 	for k := d.uint32(); k > 0 && d.ok(); k-- {
 		e.counts = append(e.counts, parentCount{parent: d.int64(), emitted: d.uint32()})
 	}
@@ -241,10 +252,11 @@ func (r *remotePart) expanded() *expandResult {
 	return e
 }
 
-func (r *remotePart) admit(in [][]byte, depth int) {
+func (r *remotePart) admit(in [][]byte, depth int, end int64) {
 	r.enc.reset()
 	r.enc.byte(opAdmit)
 	r.enc.uint32(uint32(depth))
+	r.enc.int64(end)
 	for j, b := range in {
 		if j == r.i {
 			b = nil // the part kept its own

@@ -20,12 +20,14 @@ const DefaultQueueFraction = 0.1
 // the rest to disk, in segments named prefix... ("" picks the engine's
 // usual prefix); otherwise it lives in memory, reserving from the budget.
 func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool, prefix string) (queue.FIFO, error) {
+	return queueWithShare(rec, b, opts, queueShare(opts), lifo, prefix)
+}
+
+// queueWithShare is newFrontier with the queue's memory share given: the
+// parts of a parallel search divide the one a sequential search's queue
+// has.
+func queueWithShare(rec int, b *budget.Budget, opts Options, share int64, lifo bool, prefix string) (queue.FIFO, error) {
 	if opts.MemoryBytes > 0 && opts.FS != nil {
-		frac := opts.QueueFraction
-		if frac <= 0 {
-			frac = DefaultQueueFraction
-		}
-		share := int64(frac * float64(opts.MemoryBytes))
 		per, err := queue.SegmentRecords(rec, share)
 		if err != nil {
 			return nil, err
@@ -33,7 +35,8 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool, prefix stri
 		if per < minSegmentRecords {
 			// Segments this small would make the queue crawl through
 			// storage a few records at a time.
-			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
+			frac := float64(share) / float64(opts.MemoryBytes)
+			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %.3g of the budget) makes disk segments of only %d states of %d bytes; "+
 				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec))),
 				&budget.ErrExhausted{Part: "queue", Need: int64(16 * minSegmentRecords * rec), Limit: opts.MemoryBytes}}
 		}
