@@ -1,9 +1,9 @@
 package explore
 
-// SetOutboxRooms makes the outboxes of parallel searches hold at most k
-// states' successors (0: as planned) and returns what restores the plan.
-func SetOutboxRooms(k int) (restore func()) {
-	old := outboxRooms
-	outboxRooms = k
-	return func() { outboxRooms = old }
+// SetOutboxRecords makes the outboxes of parallel searches hold k
+// successors (0: as planned) and returns what restores the plan.
+func SetOutboxRecords(k int) (restore func()) {
+	old := outboxRecords
+	outboxRecords = k
+	return func() { outboxRecords = old }
 }

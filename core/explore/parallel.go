@@ -61,33 +61,41 @@ const roundStates = 2048
 // parts of a run without a budget.
 const unbudgetedExchange = 8 << 20
 
-// outboxRooms, if set (by tests), makes every outbox hold this many
-// states' successors at most, so that rounds end early and often.
-var outboxRooms int
+// minOutboxRecords is the fewest successors an outbox is planned for.
+const minOutboxRecords = 16
+
+// outboxRecords, if set (by tests), makes outboxes hold that many
+// successors, so that rounds end early and often.
+var outboxRecords int
 
 // planPart divides memory bytes (0: no budget) of a parallel search of n
 // parts among the parts that share it (n in this process, 1 in a part of
-// its own elsewhere): half of the queue's memory share of a sequential
-// search goes to the exchange and the rest to the parts' queues, unless
-// that leaves them too little to spill. A part's exchange holds its n
-// outboxes and the states it accepts in a round, at most what n outboxes
-// hold. An outbox always has room for a state's successors, one per rule.
+// its own elsewhere). Their exact visited sets together hold what one
+// would but for the fixed cost of each (store.ExactOverhead); the queue's
+// memory share of a sequential search pays for the extra sets, and half
+// of what is left goes to the exchange and half to the parts' queues,
+// unless that leaves them too little to spill. A part's exchange holds
+// its n outboxes and the states it accepts in a round, at most what n
+// outboxes hold.
 func planPart(m *compile.Model, opts Options, n int, memory int64, parts int) partPlan {
 	size := m.StateBytes + candExtra
-	p := partPlan{room: max(len(m.Rules), 1) * size}
+	var p partPlan
 	exchange := int64(unbudgetedExchange)
 	if memory > 0 {
 		o := opts
 		o.MemoryBytes = memory
 		q := queueShare(o)
+		if opts.HashBits == 0 {
+			q -= int64(parts-1) * store.ExactOverhead(m.StateBits, memory)
+		}
 		least := int64(2 * minSegmentRecords * (m.StateBytes + 8)) // newFrontier's smallest disk share
 		p.queue = max((q-q/2)/int64(parts), least)
 		exchange = max(q-p.queue*int64(parts), 0)
 	}
 	per := exchange / int64(parts) / int64(2*n)
-	p.outbox = max(int(per)/size*size, 2*p.room)
-	if outboxRooms > 0 {
-		p.outbox = outboxRooms * p.room
+	p.outbox = max(int(per), minOutboxRecords*size) / size * size
+	if outboxRecords > 0 {
+		p.outbox = outboxRecords * size
 	}
 	if memory > 0 {
 		p.floor = int64(n*p.outbox) + int64(n*p.outbox/size*(m.StateBytes+acceptedBytes))
@@ -226,7 +234,7 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 		}
 		st := append([]byte(nil), rec[:m.StateBytes]...)
 		h := state.Hash(st)
-		o := ownerOf(h, n)
+		o := ownerOf(h, n, opts.HashBits == 0)
 		seeds[o] = append(seeds[o], seedRec{state: st, h: h, id: int64(binary.LittleEndian.Uint64(rec[m.StateBytes:]))})
 	}
 	starts.Release()

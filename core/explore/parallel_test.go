@@ -102,13 +102,14 @@ func corpusCases() []parallelCase {
 }
 
 // outboxSizes are the outbox bounds the parallel tests run with: as
-// planned, and room for one state's successors only, so that nearly every
-// round ends where some part's outboxes filled and the others' records
-// wait for the next.
+// planned, and one successor, so that nearly every round ends where some
+// part's outboxes filled (the state that did not fit undone, the others'
+// records waiting for the next round) and outboxes that were empty grow
+// to take a state's successors.
 var outboxSizes = []struct {
-	name  string
-	rooms int
-}{{"", 0}, {", one state per outbox", 1}}
+	name    string
+	records int
+}{{"", 0}, {", outboxes of one successor", 1}}
 
 // TestParallelSameAsSequential runs models with 1 worker and with 2, 3
 // and 4: the results must be the same in every field but times and
@@ -127,7 +128,7 @@ func TestParallelSameAsSequential(t *testing.T) {
 			one := verify.Check(context.Background(), c.file, src, c.opts)
 			want := comparable(t, one)
 			for _, size := range outboxSizes {
-				restore := explore.SetOutboxRooms(size.rooms)
+				restore := explore.SetOutboxRecords(size.records)
 				for _, n := range []int{2, 3, 4} {
 					o := c.opts
 					o.Workers = n
@@ -289,7 +290,7 @@ func TestParallelRemoteParts(t *testing.T) {
 			}
 			want := comparable(t, verify.Check(context.Background(), c.file, src, c.opts))
 			for _, size := range outboxSizes {
-				restore := explore.SetOutboxRooms(size.rooms)
+				restore := explore.SetOutboxRecords(size.records)
 				for _, n := range []int{2, 3} {
 					o := c.opts
 					o.Workers = n

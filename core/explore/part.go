@@ -10,15 +10,18 @@ package explore
 // (admit); at the start of the next round it queues the states it
 // accepted under the global ids the coordinator gave them (commit).
 //
-// The exchange is bounded: an outbox holds at most plan.outbox bytes, and a
-// part expands a state only while every outbox has room for all the
-// successors a state can have (one per rule). A part whose outboxes are
-// full stops short of the round's range and says where (reached); the
-// coordinator admits only what every part produced below the lowest such
-// point, and the records from there on stay in their outboxes for the
-// next round (drop forgets the admitted ones). So the buffers never grow
-// with the model's branching, and a round cut short costs nothing but a
-// shorter round: the admission order, and so the result, is the same.
+// The exchange is bounded: an outbox holds at most plan.outbox bytes. A
+// state whose successors do not fit is undone (its records and events
+// taken back, its cover statement counts restored) and waits for the next
+// round; the part stops short of the round's range and says where
+// (reached). The coordinator admits only what every part produced below
+// the lowest such point, and the records from there on stay in their
+// outboxes for the next round (drop forgets the admitted ones). So the
+// buffers do not grow with the model's branching, and a round cut short
+// costs a shorter round and one state expanded twice: the admission
+// order, and so the result, is the same. An outbox that was empty when a
+// state began grows to take all of that state's successors, so that a
+// round always gets on.
 //
 // A part touches nothing shared: the coordinator hands it its inputs and
 // reads its outputs between phases. So a part can run on a goroutine or,
@@ -160,10 +163,7 @@ const exchangePart = "parallel search exchange"
 // partPlan is how a part uses its memory.
 type partPlan struct {
 	queue  int64 // the queue's memory share (0: no budget)
-	outbox int   // bytes an outbox holds at most
-	// room is the free bytes every outbox must have before a state is
-	// expanded: a successor per rule.
-	room int
+	outbox int   // bytes an outbox holds at most (but see part.growOut)
 	// floor is the exchange's reservation from the start: what its
 	// buffers can grow to, under a budget (0: reserved as they grow).
 	floor int64
@@ -190,7 +190,7 @@ type part struct {
 	front   queue.FIFO
 	plan    partPlan
 	rec     []byte // a popped queue record: state | global id (8)
-	ahead   bool   // rec holds a record beyond the last round's range
+	ahead   bool   // rec holds a popped record not expanded yet
 	push    []byte // a queue record being pushed
 
 	cur, slots []int64
@@ -205,14 +205,22 @@ type part struct {
 	nEmit   uint32
 	changed bool
 	emit    compile.Emit
+	// What expanding it may have to undo: the outboxes' lengths, the
+	// events and the cover statement counts before it, and whether a
+	// successor did not fit.
+	outLens   []int
+	events    int
+	coverHits []int64
+	overflow  bool
 
 	er expandResult
 	ar admitResult
 
-	acc       []accepted
-	accStates []byte // the packed states of acc, back to back
-	needSlots bool
-	hit       func(i int)
+	acc        []accepted
+	accStates  []byte // the packed states of acc, back to back
+	candidates int    // successors routed to the part in the round
+	needSlots  bool
+	hit        func(i int)
 }
 
 // newPart returns part idx of n, which reserves from the budget b and
@@ -230,6 +238,8 @@ func newPart(ctx context.Context, m *compile.Model, opts Options, idx, n int, b 
 	w.rec = make([]byte, w.sb+8)
 	w.push = make([]byte, w.sb+8)
 	w.er.out = make([][]byte, n)
+	w.outLens = make([]int, n)
+	w.coverHits = make([]int64, len(w.mc.CoverHits))
 	w.emit = w.onSuccessor
 	w.needSlots = len(m.Assumes)+len(m.Invariants)+len(m.Covers) > 0
 	w.hit = func(i int) { w.ar.hits = append(w.ar.hits, coverHit{acc: int32(len(w.acc)), cover: int32(i)}) }
@@ -281,10 +291,18 @@ func (w *part) releaseExchange() {
 	w.exHeld, w.exAlloc = 0, 0
 }
 
-// ownerOf returns the part that owns the state with table hash h: a
-// multiplicative remix of h, so that the bits the visited sets use for
-// slots and tags stay uniform within a part.
-func ownerOf(h uint64, n int) int {
+// ownerOf returns the part of n that owns the state with table hash h.
+// Exact visited sets (exact) divide their index into parts by the hash's
+// top bits (store.ExactPartOf): a part owns a range of those, so that each
+// index part holds, and grows with, the very states it holds in a
+// sequential search, and the parts' sets together take no more memory
+// than one. Signature tables place states by the top bits too, but all
+// over one table: there a multiplicative remix of h picks the owner, so
+// that the bits a table uses stay uniform within a part.
+func ownerOf(h uint64, n int, exact bool) int {
+	if exact {
+		return store.ExactPartOf(h) * n / store.ExactParts
+	}
 	x := (h ^ h>>31) * 0x9e3779b97f4a7c15
 	return int((x >> 32) * uint64(n) >> 32)
 }
@@ -358,31 +376,43 @@ func (w *part) expand(ids []int64, lo, hi int64) {
 		if id >= hi {
 			return
 		}
-		if !w.roomy() || (k&255 == 255 && w.ctx.Err() != nil) {
-			// The rest waits for the next round; the coordinator sees a
-			// cancellation.
-			r.reached = id
+		if k&255 == 255 && w.ctx.Err() != nil {
+			r.reached = id // the coordinator sees the cancellation
+			return
+		}
+		w.curID, w.nEmit, w.changed = id, 0, false
+		w.up.Unpack(w.rec[:w.sb], w.cur)
+		w.begin()
+		if !w.expandOne() {
+			if w.overflow {
+				w.undo()
+				r.reached = id // expanded again in the next round
+			}
 			return
 		}
 		w.ahead = false
-		w.curID, w.nEmit, w.changed = id, 0, false
-		w.up.Unpack(w.rec[:w.sb], w.cur)
-		if !w.expandOne() {
-			return
-		}
 		r.counts = append(r.counts, parentCount{parent: id, emitted: w.nEmit})
 		r.emitted += int64(w.nEmit)
 	}
 }
 
-// roomy reports whether every outbox has room for a state's successors.
-func (w *part) roomy() bool {
-	for _, out := range w.er.out {
-		if w.plan.outbox-len(out) < w.plan.room {
-			return false
-		}
+// begin notes what expanding the current state may have to undo.
+func (w *part) begin() {
+	for o, out := range w.er.out {
+		w.outLens[o] = len(out)
 	}
-	return true
+	w.events = len(w.er.events)
+	copy(w.coverHits, w.mc.CoverHits)
+	w.overflow = false
+}
+
+// undo takes back the expansion of a state whose successors did not fit.
+func (w *part) undo() {
+	for o := range w.er.out {
+		w.er.out[o] = w.er.out[o][:w.outLens[o]]
+	}
+	w.er.events = w.er.events[:w.events]
+	copy(w.mc.CoverHits, w.coverHits)
 }
 
 // drop forgets the records, counts and events of the states with ids
@@ -400,13 +430,14 @@ func (w *part) drop(lo int64) {
 }
 
 // expandOne fires every rule from w.cur, as the sequential loop does, and
-// reports false if the part must stop (no memory for its outboxes).
+// reports false if the part must stop: a successor did not fit
+// (w.overflow) or the budget refused its outbox memory (w.er.err).
 func (w *part) expandOne() bool {
 	r := &w.er
 	from := 0
 	for {
 		_, rerr, errRule := w.mc.Expand(w.cur, from, w.emit)
-		if r.err != nil {
+		if r.err != nil || w.overflow {
 			return false
 		}
 		if rerr == nil {
@@ -457,11 +488,11 @@ func (w *part) onSuccessor(rule int, succ []int64) bool {
 	}
 	w.m.Pack(succ, w.buf)
 	h := state.Hash(w.buf)
-	o := ownerOf(h, w.n)
+	o := ownerOf(h, w.n, w.opts.HashBits == 0)
 	out := w.er.out[o]
 	size := w.sb + candExtra
-	if len(out)+size > cap(out) {
-		if out = w.growOut(out, size); out == nil {
+	if need := len(out) + size; need > cap(out) || need > w.plan.outbox {
+		if out = w.growOut(out, size, w.outLens[o] == 0); out == nil {
 			return false
 		}
 	}
@@ -477,13 +508,21 @@ func (w *part) onSuccessor(rule int, succ []int64) bool {
 }
 
 // growOut gives an outbox room for size more bytes, within the plan's
-// bound (roomy keeps an expansion within it); nil means the budget refused
-// (w.er.err says so).
-func (w *part) growOut(out []byte, size int) []byte {
-	n := min(max(2*cap(out), 64*size), w.plan.outbox)
-	if n < len(out)+size {
-		w.er.err = fmt.Errorf("parallel search: an outbox of %d bytes overflowed", w.plan.outbox)
+// bound unless the outbox was empty when the state being expanded began
+// (any); nil means it cannot: the successor does not fit (w.overflow), or
+// the budget refused (w.er.err).
+func (w *part) growOut(out []byte, size int, any bool) []byte {
+	need := len(out) + size
+	if need > w.plan.outbox && !any {
+		w.overflow = true
 		return nil
+	}
+	if need <= cap(out) {
+		return out
+	}
+	n := min(max(2*cap(out), 64*size), w.plan.outbox)
+	if n < need {
+		n = max(2*cap(out), need)
 	}
 	grow := int64(n - cap(out))
 	if !w.holdExchange(w.exAlloc + grow) {
@@ -507,6 +546,10 @@ func (w *part) admit(in [][]byte, depth int) {
 	w.acc, w.accStates = w.acc[:0], w.accStates[:0]
 	r.hits, r.events, r.err = r.hits[:0], r.events[:0], nil
 	size := w.sb + candExtra
+	w.candidates = 0
+	for _, recs := range in {
+		w.candidates += len(recs) / size
+	}
 	pos := make([]int, len(in))
 	parentAt := func(j int) int64 {
 		return int64(binary.LittleEndian.Uint64(in[j][pos[j]+w.sb+8:]))
@@ -570,14 +613,12 @@ func (w *part) candidate(rec []byte, depth int) {
 	w.accStates = append(w.accStates, s...)
 }
 
-// growAccepted doubles the room for accepted states, within what the
-// senders' outboxes can hold; false means the budget refused (w.ar.err
-// says so).
+// growAccepted doubles the room for accepted states, up to the round's
+// number of candidates; false means the budget refused (w.ar.err says so).
 func (w *part) growAccepted() bool {
-	most := w.n * w.plan.outbox / (w.sb + candExtra)
-	recs := min(max(2*cap(w.acc), 1024), most)
+	recs := min(max(2*cap(w.acc), 1024), w.candidates)
 	if recs <= cap(w.acc) {
-		w.ar.err = fmt.Errorf("parallel search: more states accepted in a round than %d outboxes hold", w.n)
+		w.ar.err = fmt.Errorf("parallel search: more states accepted than the %d candidates of the round", w.candidates)
 		return false
 	}
 	grow := int64(recs-cap(w.acc)) * int64(w.sb+acceptedBytes)

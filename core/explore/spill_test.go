@@ -53,3 +53,62 @@ func TestQueueSpill(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelSpill runs the parallel search under budgets at which the
+// sequential search passes only because its queue spills to storage: from
+// the smallest budget at which one worker passes (found by bisection) up
+// to two thirds of the unbudgeted peak. Wherever one worker passes, 2 and
+// 4 workers must pass too, spilling, with the same states and rules and
+// their peak within the budget.
+func TestParallelSpill(t *testing.T) {
+	const file = "testdata/wide.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(budget int64, workers int) *verify.Result {
+		t.Helper()
+		return verify.Check(context.Background(), file, src, verify.Options{
+			Options: job.Options{Symmetry: "off", Workers: workers, MemoryBytes: budget},
+			FS:      storagefs.NewMemory(storagefs.Options{}),
+		})
+	}
+	base := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Symmetry: "off", Workers: 1}})
+	if base.Verdict != verify.Pass {
+		t.Fatalf("unbudgeted: %s (%s)", base.Verdict, base.Reason)
+	}
+	most := base.PeakBytes * 2 / 3
+	lo, hi := base.PeakBytes/8, most
+	if r := run(lo, 1); r.Verdict == verify.Pass {
+		t.Fatalf("one worker passes under %d bytes, an eighth of its unbudgeted peak", lo)
+	}
+	if r := run(hi, 1); r.Verdict != verify.Pass {
+		t.Fatalf("one worker under %d bytes: %s (%s)", hi, r.Verdict, r.Reason)
+	}
+	for hi-lo > hi/200 {
+		mid := (lo + hi) / 2
+		if run(mid, 1).Verdict == verify.Pass {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	for _, budget := range []int64{hi, hi + hi/100, (hi + most) / 2, most} {
+		one := run(budget, 1)
+		if one.Verdict != verify.Pass {
+			continue // only where one worker passes
+		}
+		for _, n := range []int{2, 4} {
+			got := run(budget, n)
+			if got.Verdict != verify.Pass {
+				t.Fatalf("%d workers under %d bytes (one worker passes from %d): %s (%s)", n, budget, hi, got.Verdict, got.Reason)
+			}
+			if *got.States != *one.States || got.RulesFired != one.RulesFired {
+				t.Fatalf("%d workers under %d bytes: %d states, %d rules; one worker: %d, %d", n, budget, *got.States, got.RulesFired, *one.States, one.RulesFired)
+			}
+			if got.DiskWritten == 0 || got.PeakBytes > budget {
+				t.Fatalf("%d workers under %d bytes: %d bytes written, peak %d", n, budget, got.DiskWritten, got.PeakBytes)
+			}
+		}
+	}
+}
