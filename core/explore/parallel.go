@@ -40,6 +40,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -222,6 +223,8 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 		starts.Release()
 		return s.fail(err)
 	}
+	makeRoom := p.trailRoom()
+	local.makeRoom = makeRoom
 	seeds := make([][]seedRec, n)
 	for {
 		rec, err := s.front.Pop()
@@ -256,6 +259,7 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 				s.incomplete(err)
 				break
 			}
+			w.makeRoom = makeRoom
 		}
 		p.parts = append(p.parts, startLocal(w))
 		if err := w.seedAll(seeds[i]); err != nil {
@@ -264,6 +268,24 @@ func parallelSearch(ctx context.Context, m *compile.Model, opts Options) *Result
 		p.stats[i] = w.stats()
 	}
 	return p.run()
+}
+
+// trailRoom returns what makes room in the budget for a part whose visited
+// set cannot grow: the trail's full chunks go to storage. The parts admit
+// states while the coordinator waits, so the trail is theirs then, one at
+// a time. (A sequential search appends to the trail between insertions,
+// so the trail's own refused chunks spill it there; here its appends come
+// in bursts after the parts' insertions, and the sets meet the limit
+// first.)
+func (p *parallel) trailRoom() func() bool {
+	var mu sync.Mutex
+	t := p.s.trail
+	return func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		held := t.MemoryBytes()
+		return t.Spill() == nil && t.MemoryBytes() < held
+	}
 }
 
 // run searches from the seeded parts and returns the result.

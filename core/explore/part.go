@@ -187,11 +187,15 @@ type part struct {
 
 	visited store.Visited
 	local   int64 // the next id in the part's own visited set
-	front   queue.FIFO
-	plan    partPlan
-	rec     []byte // a popped queue record: state | global id (8)
-	ahead   bool   // rec holds a popped record not expanded yet
-	push    []byte // a queue record being pushed
+	// makeRoom, if set, frees memory of the budget when the visited set
+	// cannot grow (as searcher.full), reporting whether it did; the parts
+	// may call it at once.
+	makeRoom func() bool
+	front    queue.FIFO
+	plan     partPlan
+	rec      []byte // a popped queue record: state | global id (8)
+	ahead    bool   // rec holds a popped record not expanded yet
+	push     []byte // a queue record being pushed
 
 	cur, slots []int64
 	sorted     []int64 // a successor with its multisets sorted
@@ -596,9 +600,16 @@ func (w *part) candidate(rec []byte, depth int) {
 		}
 		return
 	}
-	if err := w.visited.Insert(at, s, h, w.local, depth); err != nil {
-		r.err = err
-		return
+	for {
+		err := w.visited.Insert(at, s, h, w.local, depth)
+		if err == nil {
+			break
+		}
+		if !isExhausted(err) || w.makeRoom == nil || !w.makeRoom() {
+			r.err = err
+			return
+		}
+		_, _, at = w.visited.Find(s, h)
 	}
 	w.local++
 	if len(w.accStates)+w.sb > cap(w.accStates) && !w.growAccepted() {
