@@ -13,9 +13,10 @@ package explore
 //
 //  1. every part expands the states of the range it owns, in id order,
 //     and routes each successor, with its key (parent id, index among the
-//     parent's events), to its owner's outbox, as long as its outboxes
-//     have room: the round ends where the first part stopped (the rest
-//     of what the others expanded waits in their outboxes);
+//     parent's events), to its owner's outbox, as long as the successors
+//     fit (outboxes are bounded): the round ends where the first part
+//     stopped, and what the others expanded beyond waits in their
+//     outboxes;
 //  2. every part admits the successors routed to it, merged by key: the
 //     order in which the sequential search would meet them, so the first
 //     of duplicates wins as there, assumptions and invariants are checked
@@ -30,10 +31,15 @@ package explore
 //
 // Memory: the parts reserve from the run's one budget (each through a
 // child that keeps its figures), so a part whose visited set grows faster
-// takes what the others leave, as one set would. The parts' queues and
-// their exchange buffers divide the queue's memory share of a sequential
-// search, and spill to storage as its queue does; a signature table is
-// sized per part for its share of what the sequential one would get.
+// takes what the others leave, as one set would. With exact sets a part
+// owns whole index parts of the set (ownerOf), so the parts' sets grow as
+// one would. The parts' queues and their exchange buffers divide the
+// queue's memory share of a sequential search (less what the extra sets
+// cost), and spill to storage as its queue does; a set the budget
+// refuses spills the trail first (trailRoom). A signature table is sized
+// per part for its share of what the sequential one would get. So a run
+// that passes on one worker under a budget passes on several
+// (TestParallelSpill tries the smallest such budget).
 
 import (
 	"context"
