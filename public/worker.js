@@ -9,8 +9,17 @@ self.locusPending = [];
 let gotModule;
 const moduleReady = new Promise((resolve) => { gotModule = resolve; });
 self.onmessage = (e) => {
-  if (e.data && typeof e.data === 'object' && 'module' in e.data) gotModule(e.data.module);
-  else self.locusPending.push(e.data);
+  if (e.data && typeof e.data === 'object' && 'module' in e.data) {
+    // {module, storage: 'indexeddb'} hides OPFS from the engine, which then
+    // keeps its disk data in IndexedDB (to measure or test that backend
+    // where OPFS exists; see web/src/engine.js). It rides on this message,
+    // not on the script's URL: a Worker whose script the service worker
+    // serves from its cache gets the cached URL, without the query.
+    if (e.data.storage === 'indexeddb' && self.FileSystemFileHandle) {
+      delete self.FileSystemFileHandle.prototype.createSyncAccessHandle;
+    }
+    gotModule(e.data.module);
+  } else self.locusPending.push(e.data);
 };
 
 importScripts('wasm_exec.js');
@@ -63,6 +72,57 @@ self.locusCleanStores = async (prefix) => {
     }
   } catch (e) { /* no IndexedDB here */ }
   return removed;
+};
+
+// locusTryLock takes the Web Lock called name for the rest of this Worker's
+// life if nobody holds it, and reports whether it did: a checkpointed run's
+// store is resumed by one Worker at a time.
+self.locusTryLock = (name) => new Promise((resolve) => {
+  if (!navigator.locks) {
+    resolve(true);
+    return;
+  }
+  navigator.locks.request(name, { ifAvailable: true }, (lock) => {
+    resolve(!!lock);
+    return lock ? new Promise(() => {}) : undefined;
+  });
+});
+
+// locusListStores lists the stores (OPFS directories, IndexedDB databases)
+// whose names start with prefix, as JSON [{name, kind, held}]; held: a
+// Worker holds its lock (the run is going on, in this tab or another).
+self.locusListStores = async (prefix) => {
+  const held = new Set(navigator.locks ? (await navigator.locks.query()).held.map((l) => l.name) : []);
+  const out = [];
+  try {
+    const root = await navigator.storage.getDirectory();
+    for await (const [name, h] of root.entries()) {
+      if (h.kind === 'directory' && name.startsWith(prefix)) out.push({ name, kind: 'opfs', held: held.has(name) });
+    }
+  } catch (e) { /* no OPFS here */ }
+  try {
+    for (const db of (indexedDB.databases ? await indexedDB.databases() : [])) {
+      if (db.name && db.name.startsWith(prefix)) out.push({ name: db.name, kind: 'indexeddb', held: held.has(db.name) });
+    }
+  } catch (e) { /* no IndexedDB here */ }
+  return JSON.stringify(out);
+};
+
+// locusDeleteStore deletes the store called name of kind ('opfs' or
+// 'indexeddb'). An IndexedDB database still open in this Worker is deleted
+// once the Worker ends: the promise does not wait for that.
+self.locusDeleteStore = async (name, kind) => {
+  if (kind === 'opfs') {
+    const root = await navigator.storage.getDirectory();
+    await root.removeEntry(name, { recursive: true });
+    return true;
+  }
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.deleteDatabase(name);
+    req.onsuccess = () => resolve(true);
+    req.onblocked = () => resolve(false);
+    req.onerror = () => reject(req.error);
+  });
 };
 
 // bugReport ends the message of a crash that is Locus's fault.

@@ -2,45 +2,23 @@
 
 package storagefs
 
-// This file implements the IndexedDB backend over hackpadfs/indexeddb.
+// This file opens the IndexedDB backend (idbwb_js.go) and maps its errors.
 
-import (
-	"context"
-	"syscall/js"
-
-	"github.com/hack-pad/go-indexeddb/idb"
-	"github.com/hack-pad/hackpadfs"
-	"github.com/hack-pad/hackpadfs/indexeddb"
-)
-
-// idbDir is the directory of segments inside the database.
-const idbDir = "segments"
+import "syscall/js"
 
 // NewIndexedDB returns a store in the IndexedDB database called name,
 // created if missing. It fails with ErrUnavailable where there is no
-// IndexedDB. hackpadfs cannot close its connection: it stays open until the
-// Worker ends or the database is deleted.
+// IndexedDB. Writes are committed in batches behind the caller (see
+// idbwb_js.go): Sync waits for them, and Close commits them and closes the
+// connection.
 func NewIndexedDB(name string, opts Options) (FS, error) {
 	fail := func(err error) error { return &Error{Op: "open", Kind: "indexeddb", Name: name, Err: err} }
 	if js.Global().Get("indexedDB").Type() != js.TypeObject {
 		return nil, fail(ErrUnavailable)
 	}
-	fs, err := indexeddb.NewFS(context.Background(), name, indexeddb.Options{
-		// Spill data is rebuilt by rerunning, so durability buys nothing.
-		TransactionDurability: idb.DurabilityRelaxed,
-	})
+	d, err := openIDBWriteBehind(name)
 	if err != nil {
-		return nil, fail(classifyIDBOr(err))
-	}
-	if err := hackpadfs.MkdirAll(fs, idbDir, 0o700); err != nil {
-		return nil, fail(classifyIDBOr(err))
-	}
-	d := &hpDriver{
-		fs:        fs,
-		dir:       idbDir,
-		classify:  classifyIDB,
-		spaceFn:   browserSpace,
-		persistFn: browserPersist,
+		return nil, fail(err)
 	}
 	return newStore("indexeddb", d, opts)
 }

@@ -49,8 +49,10 @@ type Run struct {
 	Changed  bool   // show only changed variables in the counterexample
 	Query    string // filter the counterexample's variables by name
 	Exports  bool   // the counterexample's text and JSON files have arrived
+	Resumed  string // the stored run (its store's name) this run continues
 	levels   levelEstimate
 	sizes    []int64
+	disk     diskRates
 }
 
 // sentence capitalizes an error message (lowercase by Go convention) for display.
@@ -81,6 +83,9 @@ type App struct {
 	Sim      Sim
 	Graph    GraphState
 
+	// RunPending: Run was pressed before the engine list arrived.
+	RunPending bool
+
 	Algorithm string
 	Symmetry  string
 	Deadlock  string
@@ -94,6 +99,8 @@ type App struct {
 	// Engines describes the engines the Worker runs, from its ready
 	// message (the engine registry); empty until a Worker has loaded.
 	Engines []protocol.EngineInfo
+	// Storage is the browser storage and the checkpointed runs in it.
+	Storage StorageState
 
 	Run         *Run
 	Diagnostics []protocol.Diagnostic
@@ -154,7 +161,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 		if e.Get("key").String() == "Enter" && (e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool()) {
 			e.Call("preventDefault")
 			a.post(func() bool {
-				if !a.Running() {
+				if !a.Running() && !a.RunPending {
 					a.StartRun()
 				}
 				return true
@@ -378,6 +385,9 @@ func (a *App) options() protocol.Options {
 		if e.Randomized {
 			o.Seed = a.Seed
 		}
+		// Runs of engines that can are checkpointed, to be resumed after
+		// the tab closes (the Worker gives up where there is no storage).
+		o.Checkpoint = e.Checkpoints
 	}
 	return o
 }
@@ -391,13 +401,32 @@ func (a *App) StartRun() {
 	a.cancelRun()
 	a.Tab = "check"
 	a.diagnose() // saves the text too
-	opts := a.options()
+	if len(a.Engines) == 0 {
+		// Which options the engine takes (checkpoints, parameters, hash
+		// compaction) comes with the first Worker's ready message: a run
+		// sent before it would silently lose them, so it waits for it.
+		a.RunPending = true
+		return
+	}
+	a.startCheck(a.options(), editorText(), "")
+}
+
+// startPending starts the run asked for before the engines were known.
+func (a *App) startPending() {
+	if a.RunPending {
+		a.RunPending = false
+		a.startCheck(a.options(), editorText(), "")
+	}
+}
+
+// startCheck runs the model src with opts, or resumes stored run store.
+func (a *App) startCheck(opts protocol.Options, src, store string) {
 	if err := protocol.ValidateOptions(&opts); err != nil {
 		a.Notice = Notice{"error", "Cannot run: " + err.Error()}
 		return
 	}
 	a.nextID++
-	a.Run = &Run{ID: a.nextID, Filename: a.Filename, Options: opts, Status: "running", Started: time.Now()}
+	a.Run = &Run{ID: a.nextID, Filename: a.Filename, Options: opts, Status: "running", Started: time.Now(), Resumed: store}
 	a.Notice = Notice{}
 	chartsReset()
 	chartsPush(&protocol.Progress{})
@@ -405,8 +434,7 @@ func (a *App) StartRun() {
 	editorMark(0, "")
 	a.prepareSpare()
 	a.runWorker, a.spare = a.spare, nil
-	src := editorText()
-	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts}); err != nil {
+	if err := a.runWorker.post(protocol.Message{Type: protocol.TypeCheck, ID: a.Run.ID, Filename: a.Filename, Source: src, Options: &opts, Store: store, Storage: a.storedKind(store)}); err != nil {
 		a.finish("failed", "cannot start the check: "+err.Error())
 	}
 }
@@ -433,12 +461,27 @@ func (a *App) finish(status, errText string) {
 	a.cancelRun()
 	a.Run.Status = status
 	a.Run.Error = errText
+	if a.Run.Options.Checkpoint || a.Run.Resumed != "" {
+		// The run's store is kept (cancelled, failed, stopped short) or
+		// gone (finished): list the stored runs again once the Worker's
+		// lock on it is released.
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			a.post(func() bool { a.refreshStorage(); return false })
+		}()
+	}
 }
 
 // receive handles one message from a Worker.
 func (a *App) receive(from *worker, m protocol.Message) bool {
+	if a.Storage.worker != nil && from == a.Storage.worker {
+		return a.receiveStorage(m)
+	}
 	if m.Type == protocol.TypeReady && len(m.Engines) > 0 && len(a.Engines) == 0 {
 		a.adoptEngines(m.Engines)
+		a.startPending()
+		// Runs a closed tab left behind are offered to resume.
+		a.refreshStorage()
 		if from == a.diagWorker {
 			return true
 		}
@@ -462,6 +505,9 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 			a.diagWorker = newWorker(a.deliver)
 			a.lastSource = ""
 			a.Notice = Notice{"warning", "The diagnostics engine restarted after an error: " + m.Message}
+			// A run waiting for the engine list goes ahead without it: its
+			// own Worker reports what keeps the engine from loading.
+			a.startPending()
 			return true
 		}
 		return false
@@ -482,6 +528,7 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	case protocol.TypeProgress:
 		r.Progress = m.Progress
 		r.Samples++
+		r.disk.observe(m.Progress)
 		chartsPush(m.Progress)
 		if a.bfsLevels(r) {
 			// (A depth-first run's "level" is its depth, which can reach

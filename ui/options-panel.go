@@ -79,7 +79,7 @@ func (c *OptionsPanel) MemoryValue() string { return strconv.Itoa(c.App.MemoryMB
 
 // RunLabel is the Run button's text.
 func (c *OptionsPanel) RunLabel() string {
-	if c.App.Running() {
+	if c.App.Running() || c.App.RunPending {
 		return "Running…"
 	}
 	return "Run"
@@ -89,6 +89,8 @@ func (c *OptionsPanel) RunLabel() string {
 func (c *OptionsPanel) Status() string {
 	r := c.App.Run
 	switch {
+	case c.App.RunPending:
+		return "Loading the engine…"
 	case r == nil:
 		return "Ready"
 	case r.Status == "running" && r.Progress == nil:

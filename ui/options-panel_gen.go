@@ -369,7 +369,7 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "run primary"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "run"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "Run the model (Ctrl+Enter)"}, vugu.VGAttribute{Namespace: "", Key: "aria-keyshortcuts", Val: "Control+Enter"}}}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("disabled", c.App.Running())
+			vgn.AddAttrInterface("disabled", c.App.Running() || c.App.RunPending)
 			vgn.SetInnerHTML(c.RunLabel())
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "click",

@@ -142,6 +142,13 @@ func (c *VerdictPanel) Stats() []Stat {
 	if res.DiskWritten > 0 || res.DiskRead > 0 {
 		add("disk", "Disk written / read", byteSize(res.DiskWritten)+" / "+byteSize(res.DiskRead))
 	}
+	if ck := res.Checkpoint; ck != nil && (ck.Resumed > 0 || ck.Resumable) {
+		v := fmt.Sprintf("resumed %d time(s), %d checkpoint(s) written this session", ck.Resumed, ck.Checks)
+		if ck.Resumable {
+			v += "; kept in browser storage: it can be resumed (see Browser storage)"
+		}
+		add("checkpoint", "Checkpoint", v)
+	}
 	if res.StateBits > 0 {
 		add("state-size", "State size", fmt.Sprintf("%d bits", res.StateBits))
 	}

@@ -101,6 +101,11 @@ type Options struct {
 	// for the model (core/wasmgen) on this runtime, where the generator
 	// covers the model and the options; otherwise the closures run it.
 	Generated wasmgen.Runtime
+	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
+	// cannot be checkpointed (an engine or options that write none,
+	// liveness properties) runs without one and says so in a note. The browser app asks it of every run of a
+	// checkpointing engine.
+	CheckpointIfAble bool
 }
 
 // Param returns engine parameter name: the value given in Options, else
@@ -293,6 +298,7 @@ func Check(opts Options) error {
 	if opts.Locality && !e.info.Locality {
 		return fmt.Errorf("the %s engine cannot measure transition locality (bfs can)", e.info.Name)
 	}
+	settleCheckpointWish(nil, &opts)
 	if (opts.Checkpoint || opts.Resume) && !e.info.Checkpoints {
 		return fmt.Errorf("the %s engine does not write checkpoints (%s do)", e.info.Name, strings.Join(checkpointing(), ", "))
 	}
@@ -338,8 +344,41 @@ func kindOf(p *job.ParamInfo) string {
 
 // Run explores m with the engine opts.Algorithm names.
 func Run(ctx context.Context, m *compile.Model, opts Options) *Result {
+	note := settleCheckpointWish(m, &opts)
 	if err := Check(opts); err != nil {
 		return &Result{Verdict: Error, Reason: err.Error()}
 	}
-	return lookup(opts.Algorithm).run(ctx, m, opts)
+	r := lookup(opts.Algorithm).run(ctx, m, opts)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	return r
+}
+
+// settleCheckpointWish drops the checkpoint a CheckpointIfAble run asks for
+// where the engine, its options or the model (m, if known) cannot give
+// one, and returns the note that says why.
+func settleCheckpointWish(m *compile.Model, opts *Options) string {
+	if !opts.Checkpoint || !opts.CheckpointIfAble || opts.Resume {
+		return ""
+	}
+	e := lookup(opts.Algorithm)
+	if e == nil {
+		return "" // Check names the unknown algorithm
+	}
+	without := *opts
+	without.Checkpoint = false
+	var why string
+	switch {
+	case !e.info.Checkpoints:
+		why = fmt.Sprintf("the %s engine does not write them", e.info.Name)
+	case e.check != nil && e.check(*opts) != nil && e.check(without) == nil:
+		why = e.check(*opts).Error()
+	case m != nil && len(m.Liveness) > 0:
+		why = "a run checking liveness properties keeps its graph of transitions in memory, so it cannot be resumed"
+	default:
+		return ""
+	}
+	opts.Checkpoint = false
+	return "no checkpoints: " + why
 }

@@ -3,6 +3,7 @@ package explore_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +111,139 @@ func TestDiskSearchCounts(t *testing.T) {
 		if m.name == "wide" && !revisited {
 			t.Errorf("%s: no run expanded a state twice: the count's correction went untested", m.name)
 		}
+	}
+}
+
+// goneFS is a store the browser evicts mid-run: after a number of writes
+// every operation fails with ErrStoreGone.
+type goneFS struct {
+	storagefs.FS
+	writes, after int
+}
+
+func (g *goneFS) gone(name string) error {
+	return &storagefs.Error{Op: "write", Name: name, Err: storagefs.ErrStoreGone}
+}
+
+func (g *goneFS) WriteSegment(name string, data []byte) error {
+	if g.writes++; g.writes > g.after {
+		return g.gone(name)
+	}
+	return g.FS.WriteSegment(name, data)
+}
+
+func (g *goneFS) ReadSegment(name string, buf []byte) ([]byte, error) {
+	if g.writes > g.after {
+		return nil, g.gone(name)
+	}
+	return g.FS.ReadSegment(name, buf)
+}
+
+// TestDiskSearchStorageLost: a checkpointed ldbfs run whose storage fills
+// its quota, or is evicted, mid-run ends incomplete with the reason; with
+// a full quota its newest checkpoint is kept, and resuming it with room
+// to spare ends with breadth-first search's counts.
+func TestDiskSearchStorageLost(t *testing.T) {
+	const budget = 768 << 10
+	src := counters
+	want := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{
+		Options: job.Options{Algorithm: "bfs", Symmetry: "off"}})
+	if want.Verdict != verify.Pass || want.States == nil {
+		t.Fatalf("bfs: %s %s", want.Verdict, want.Reason)
+	}
+	opts := job.Options{Algorithm: "ldbfs", Symmetry: "off", MemoryBytes: budget, Checkpoint: true}
+
+	t.Run("quota", func(t *testing.T) {
+		mem := storagefs.NewMemory(storagefs.Options{})
+		full := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: mem})
+		if full.Verdict != verify.Pass {
+			t.Fatalf("uncapped: %s %s", full.Verdict, full.Reason)
+		}
+		capped := storagefs.NewMemory(storagefs.Options{MaxBytes: full.DiskWritten / 8})
+		res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: capped})
+		if res.Verdict != verify.Incomplete || !strings.Contains(res.Reason, "quota") {
+			t.Fatalf("capped: got %s %q, want incomplete for the quota", res.Verdict, res.Reason)
+		}
+		if res.Checkpoint == nil || !res.Checkpoint.Resumable {
+			t.Fatalf("capped: the checkpoint was not kept: %+v", res.Checkpoint)
+		}
+		// Copy the kept checkpoint to a store with room, and resume.
+		roomy := storagefs.NewMemory(storagefs.Options{})
+		segs, err := capped.ListSegments("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sg := range segs {
+			data, err := capped.ReadSegment(sg.Name, nil)
+			if err == nil {
+				err = roomy.WriteSegment(sg.Name, data)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		resumed := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: roomy, Resume: true})
+		if resumed.Verdict != verify.Pass || *resumed.States != *want.States || resumed.RulesFired != want.RulesFired {
+			t.Fatalf("resumed: %s %q, %v states %d rules; want %d states %d rules", resumed.Verdict, resumed.Reason,
+				resumed.States, resumed.RulesFired, *want.States, want.RulesFired)
+		}
+	})
+
+	t.Run("evicted", func(t *testing.T) {
+		fs := &goneFS{FS: storagefs.NewMemory(storagefs.Options{}), after: 40}
+		res := verify.Check(context.Background(), "counters.m", []byte(src), verify.Options{Options: opts, FS: fs})
+		if res.Verdict != verify.Incomplete || !strings.Contains(res.Reason, "deleted") {
+			t.Fatalf("got %s %q, want incomplete: storage deleted", res.Verdict, res.Reason)
+		}
+	})
+}
+
+// TestCheckpointIfAble: a run that only wishes for checkpoints (the
+// browser asks it of every run of a checkpointing engine) runs without
+// them where the engine, its options or the model cannot give one, with
+// the verdict of a run that never asked and a note that says why; asked
+// as a demand, the same runs are refused.
+func TestCheckpointIfAble(t *testing.T) {
+	liveness, err := os.ReadFile(filepath.Join("testdata", "liveness.m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, algo, src string
+		params          map[string]float64
+		note            string
+	}{
+		{"engine without checkpoints", "bfs", counters, nil, "the bfs engine does not write them"},
+		{"auto never on disk", "auto", counters, map[string]float64{"disk": 0}, "disk=0"},
+		{"liveness on ldbfs", "ldbfs", string(liveness), nil, "liveness properties"},
+		{"liveness on auto", "auto", string(liveness), nil, "liveness properties"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := job.Options{Algorithm: tt.algo, Symmetry: "off", MemoryBytes: 1 << 20, Params: tt.params}
+			plain := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+			if plain.Verdict == verify.Error {
+				t.Fatalf("without checkpoints: %s", plain.Reason)
+			}
+			opts.Checkpoint = true
+			demanded := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+			if demanded.Verdict != verify.Error {
+				t.Errorf("demanded: got %s, want error", demanded.Verdict)
+			}
+			wished := verify.Check(context.Background(), "m.m", []byte(tt.src), verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), CheckpointIfAble: true})
+			if wished.Verdict != plain.Verdict || *wished.States != *plain.States {
+				t.Fatalf("wished: %s %s with %d states, want %s with %d", wished.Verdict, wished.Reason, *wished.States, plain.Verdict, *plain.States)
+			}
+			var notes []string
+			for _, d := range wished.Diagnostics {
+				notes = append(notes, d.Message)
+			}
+			if !strings.Contains(strings.Join(notes, "\n"), "no checkpoints: ") || !strings.Contains(strings.Join(notes, "\n"), tt.note) {
+				t.Errorf("wished: notes %q do not say %q", notes, tt.note)
+			}
+			if wished.Checkpoint != nil && wished.Checkpoint.Checks > 0 {
+				t.Errorf("wished: %d checkpoints written", wished.Checkpoint.Checks)
+			}
+		})
 	}
 }

@@ -192,7 +192,9 @@ func isExhausted(err error) bool {
 
 // incomplete ends the run because a resource ran out (or with an error).
 func (s *searcher) incomplete(err error) {
-	if isExhausted(err) {
+	// Storage the browser evicted (or the user cleared) mid-run is a
+	// resource gone, like a full quota: the run is incomplete, not broken.
+	if isExhausted(err) || errors.Is(err, storagefs.ErrStoreGone) {
 		s.res.Verdict = Incomplete
 		s.res.Reason = fmt.Sprintf("%s after %d states", err.Error(), s.statesSoFar())
 		if s.exhaustedHint != nil {

@@ -37,6 +37,8 @@ type Options struct {
 	// instead of starting one; the model and options must be those of the
 	// run, or it is refused.
 	Resume bool `json:"-"`
+	// CheckpointIfAble: see explore.Options.CheckpointIfAble.
+	CheckpointIfAble bool `json:"-"`
 
 	// Progress, if set, is called about every Options.ProgressEvery ms
 	// (default 100) with a snapshot of the run; it must return quickly.

@@ -180,19 +180,20 @@ func Engine(name string) (job.EngineInfo, bool) { return explore.Engine(name) }
 
 func engineOptions(o Options) (explore.Options, error) {
 	eo := explore.Options{
-		Algorithm:     algoName(o.Algorithm),
-		Bound:         o.Bound,
-		MaxErrors:     o.MaxErrors,
-		MemoryBytes:   o.MemoryBytes,
-		QueueFraction: o.QueueFraction,
-		HashBits:      o.HashCompaction,
-		Locality:      o.Locality,
-		Params:        o.Params,
-		FS:            o.FS,
-		Seed:          o.Seed,
-		Checkpoint:    o.Checkpoint || o.Resume,
-		Resume:        o.Resume,
-		Workers:       o.Workers,
+		Algorithm:        algoName(o.Algorithm),
+		Bound:            o.Bound,
+		MaxErrors:        o.MaxErrors,
+		MemoryBytes:      o.MemoryBytes,
+		QueueFraction:    o.QueueFraction,
+		HashBits:         o.HashCompaction,
+		Locality:         o.Locality,
+		Params:           o.Params,
+		FS:               o.FS,
+		Seed:             o.Seed,
+		Checkpoint:       o.Checkpoint || o.Resume,
+		Resume:           o.Resume,
+		Workers:          o.Workers,
+		CheckpointIfAble: o.CheckpointIfAble,
 	}
 	switch orDefault(o.Symmetry, "exact") {
 	case "exact":

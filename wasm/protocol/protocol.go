@@ -6,6 +6,9 @@
 //
 //	{"type":"check",    "id":N, "filename":"f.m", "source":"...", "options":{...}}
 //	{"type":"diagnose", "id":N, "filename":"f.m", "source":"..."}
+//	{"type":"check", ..., "store":"locus-ckpt-..."}  resume a checkpointed run (its model and options)
+//	{"type":"runs"}                                   list the checkpointed runs in browser storage
+//	{"type":"delete-run", "store":"locus-ckpt-..."}   delete one (answered by runs)
 //
 // and a worker answers with:
 //
@@ -14,6 +17,7 @@
 //	{"type":"diagnostics", "id":N, "diagnostics":[...]} the front end's messages for a diagnose
 //	{"type":"progress", "id":N, "progress":{...}}      about ten times a second during a check
 //	{"type":"result", "id":N, "result":{...}}          once, at the end of a check
+//	{"type":"runs", "runs":[...]}                      the checkpointed runs, see StoredRun
 //	{"type":"error", "id":N, "message":"..."}        the worker could not produce a result;
 //	                                                   without an id: the Worker itself failed
 //
@@ -52,6 +56,10 @@ const (
 	// Part of the parallel check (Options.Workers parts); the parts then
 	// speak the binary protocol of core/explore's ServePart.
 	TypePart = "part"
+	// TypeRuns asks (page -> worker) for the checkpointed runs kept in
+	// browser storage and answers with them (worker -> page).
+	TypeRuns      = "runs"
+	TypeDeleteRun = "delete-run" // page -> worker: delete stored run Store; answered by runs
 )
 
 // Storage kinds a worker reports in its ready message.
@@ -94,6 +102,13 @@ type Message struct {
 
 	Engines []EngineInfo `json:"engines,omitempty"`
 	Part    int          `json:"part,omitempty"`
+
+	// Store names a checkpointed run's browser store: in a check message
+	// it resumes that run (with its own model and options; Storage says
+	// which kind of store it is), in a delete-run message it deletes it.
+	Store string `json:"store,omitempty"`
+	// Runs lists the checkpointed runs in browser storage.
+	Runs []StoredRun `json:"runs,omitempty"`
 }
 
 // Encode returns m as the string posted to the other side.
@@ -184,7 +199,11 @@ func (m Message) validate() error {
 		if m.Result == nil {
 			return errors.New("result message has no result")
 		}
-	case TypeReady:
+	case TypeDeleteRun:
+		if m.Store == "" {
+			return errors.New("delete-run message names no store")
+		}
+	case TypeReady, TypeRuns:
 	case "":
 		return errors.New("message has no type")
 	default:

@@ -154,3 +154,27 @@ type TraceSummary struct {
 	Steps   int    `json:"steps"`
 	Exports bool   `json:"exports,omitempty"`
 }
+
+// StoredRun is a checkpointed run kept in browser storage: a run of a
+// checkpointing engine (EngineInfo.Checkpoints) whose tab was closed or
+// reloaded, or that stopped short (quota, cancel), and can be resumed with
+// its model and options.
+type StoredRun struct {
+	Store    string  `json:"store"` // the store's name (OPFS directory or IndexedDB database)
+	Kind     string  `json:"kind"`  // StorageOPFS or StorageIndexedDB
+	Filename string  `json:"filename,omitempty"`
+	Source   string  `json:"source,omitempty"`
+	Options  Options `json:"options"`
+	Started  string  `json:"started,omitempty"` // RFC 3339
+	Bytes    int64   `json:"bytes"`             // what its segments take
+	// Elapsed and States are the newest checkpoint's search time and
+	// entries in the signature file D (states, revisits included).
+	Elapsed float64 `json:"elapsed,omitempty"`
+	States  int64   `json:"states,omitempty"`
+	// Resumable: it has a checkpoint (a run interrupted before its first
+	// one starts over when resumed).
+	Resumable bool `json:"resumable"`
+	// Running: a Worker (this tab's or another's) holds the store now.
+	Running bool   `json:"running,omitempty"`
+	Problem string `json:"problem,omitempty"` // why its checkpoint cannot be read
+}

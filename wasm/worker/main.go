@@ -142,6 +142,10 @@ func (w *worker) handle(data string) {
 		w.safeTool(m, w.buildGraph)
 	case protocol.TypeGraphPath:
 		w.safeTool(m, w.graphPath)
+	case protocol.TypeRuns:
+		w.safeTool(m, w.listRuns)
+	case protocol.TypeDeleteRun:
+		w.safeTool(m, w.deleteRun)
 	default:
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: fmt.Sprintf("a worker does not accept %q messages", m.Type)})
 	}
@@ -178,11 +182,41 @@ var errHeapExceeded = errors.New("heap over the memory budget")
 
 func (w *worker) check(m protocol.Message) {
 	o := m.Options
-	opts := verify.Options{Options: *o}
-	opts.ProgressEvery = progressEveryMS
+	filename, src := m.Filename, m.Source
 	store := newLazyStore(m.ID)
-	opts.FS = store
 	defer store.Close()
+	// A run of a checkpointing engine keeps its files in a store of its
+	// own, to be resumed after a closed tab (checkpoint.go).
+	var ck *ckptStore
+	var ckNote string
+	resume := m.Store != ""
+	if resume {
+		c, run, saved, err := openCheckpointStore(m.Store, m.Storage)
+		if err != nil {
+			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot resume the run: " + err.Error()})
+			return
+		}
+		ck, filename, src = c, run.Filename, string(saved)
+		mem := o.MemoryBytes
+		o = &run.Options
+		if mem > 0 {
+			o.MemoryBytes = mem // a resumed run may change its budget
+		}
+	} else if o.Checkpoint {
+		c, err := newCheckpointStore(m)
+		if err != nil {
+			ckNote = "this run is not checkpointed (it cannot be resumed after the tab closes): " + err.Error()
+			o.Checkpoint = false
+		}
+		ck = c
+	}
+	opts := verify.Options{Options: *o, Resume: resume}
+	opts.ProgressEvery = progressEveryMS
+	opts.FS = store
+	if ck != nil {
+		opts.FS = ck.fs
+		opts.CheckpointIfAble = true
+	}
 	// The engine accounts its own tables against MemoryBytes; the heap
 	// limit makes the collector hold everything else near the budget too,
 	// and the hard limit below turns a heap that still outgrows it into an
@@ -221,9 +255,9 @@ func (w *worker) check(m protocol.Message) {
 	var res *verify.Result
 	if err := safely(func() {
 		if testCrash != nil {
-			testCrash(m.Source)
+			testCrash(src)
 		}
-		res = verify.Check(ctx, m.Filename, []byte(m.Source), opts)
+		res = verify.Check(ctx, filename, []byte(src), opts)
 	}); err != nil {
 		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: err.Error()})
 		return
@@ -236,6 +270,12 @@ func (w *worker) check(m protocol.Message) {
 		res.Verdict = verify.Incomplete
 		res.Reason = fmt.Sprintf("the browser heap reached %s, past the %s memory budget and its margin; try a larger budget, symmetry reduction, or a smaller model",
 			budget.FormatBytes(int64(peakHeap)), budget.FormatBytes(o.MemoryBytes))
+	}
+	if ck != nil {
+		ck.end(res)
+	}
+	if ckNote != "" {
+		res.Diagnostics = append(res.Diagnostics, verify.Diagnostic{File: filename, Severity: "warning", Message: ckNote})
 	}
 	if store.err != nil && res.Verdict == verify.Incomplete {
 		res.Reason += " (browser storage for the queue was not available: " + store.err.Error() + ")"

@@ -23,6 +23,17 @@ const util = {
     document.body.dataset.loaded = 'true';
     if (window.locusLoaded) window.locusLoaded();
   },
+  // storageEstimate reports the origin's storage as JSON {usage, quota, persisted}.
+  async storageEstimate() {
+    const s = navigator.storage;
+    if (!s || !s.estimate) return JSON.stringify({ usage: 0, quota: 0, persisted: false });
+    const { usage = 0, quota = 0 } = await s.estimate();
+    const persisted = s.persisted ? await s.persisted() : false;
+    return JSON.stringify({ usage, quota, persisted });
+  },
+  async persist() {
+    return navigator.storage && navigator.storage.persist ? navigator.storage.persist() : false;
+  },
   async copyText(text) {
     try {
       await navigator.clipboard.writeText(text);

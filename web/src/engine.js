@@ -24,9 +24,15 @@ const exportsByKey = new Map(); // trace key -> {text: Blob, json: Blob}
 export const engine = {
   compile,
   // spawn starts an engine Worker and hands it the compiled module.
+  // localStorage 'locus-storage' = 'indexeddb' makes the engine use
+  // IndexedDB even where OPFS exists (for measurements and tests).
   spawn() {
+    let storage = '';
+    try {
+      storage = localStorage.getItem('locus-storage') || '';
+    } catch (e) { /* no localStorage */ }
     const w = new Worker('worker.js');
-    compile().then((module) => w.postMessage({ module }));
+    compile().then((module) => w.postMessage({ module, storage }));
     return w;
   },
   // accept unpacks a structured message and returns its JSON summary.
