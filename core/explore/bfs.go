@@ -51,6 +51,12 @@ func oneWorkerOnly(m *compile.Model, opts Options) string {
 		return fmt.Sprintf("the search ran on one worker, not %d: liveness properties are checked on the whole state graph", opts.Workers)
 	case opts.Locality:
 		return fmt.Sprintf("the search ran on one worker, not %d: measuring locality needs the level of every state met again", opts.Workers)
+	case opts.MemoryBytes > 0 && opts.HashBits == 0 && int64(opts.Workers-1)*store.ExactOverhead(m.StateBits, opts.MemoryBytes) > queueShare(opts):
+		// The parallel search pays for the workers' extra visited sets
+		// from the queue's share (planPart); under a budget this small
+		// they would take what the states need.
+		return fmt.Sprintf("the search ran on one worker, not %d: a memory budget of %s is too small to hold %d visited sets (each costs %s of its own)",
+			opts.Workers, budget.FormatBytes(opts.MemoryBytes), opts.Workers, budget.FormatBytes(store.ExactOverhead(m.StateBits, opts.MemoryBytes)))
 	}
 	return ""
 }

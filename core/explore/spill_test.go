@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/locus-mc/locus/core/job"
@@ -59,10 +60,13 @@ func TestQueueSpill(t *testing.T) {
 
 // TestParallelSpill runs the parallel search under budgets at which the
 // sequential search passes only because it spills to storage: from the
-// smallest budget at which one worker passes (found by bisection) up to a
+// smallest budget at which one worker passes (found by bisection; where
+// the trail spills, one worker may fail again a little above it) up to a
 // share of the unbudgeted peak. Wherever one worker passes, 2 and 4
 // workers must pass too, spilling where it does, with the same states and
-// rules and their peak within the budget.
+// rules and their peak within the budget; 2 workers must run in parallel
+// (4 may run on one under a budget too small for 4 visited sets, saying
+// so).
 func TestParallelSpill(t *testing.T) {
 	peterson, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
 	if err != nil {
@@ -77,12 +81,16 @@ func TestParallelSpill(t *testing.T) {
 		src      []byte
 		symmetry string
 		top      float64 // the largest budget tried, of the unbudgeted peak
+		// fine is how many budgets are tried in steps of a 300th either
+		// side of the smallest: where the trail spills, whether one
+		// worker passes changes from step to step.
+		fine int
 	}{
 		// Nearly every state is on the last level: the queue spills.
-		{"wide.m", wide, "off", 2.0 / 3},
+		{"wide.m", wide, "off", 2.0 / 3, 0},
 		// Small states, many levels: the trail is a large part of the
 		// budget, and spills when the visited sets need its room.
-		{"n_peterson N=6", regexp.MustCompile(`N: *7;`).ReplaceAll(peterson, []byte("N: 6;")), "exact", 0.9},
+		{"n_peterson N=6", regexp.MustCompile(`N: *7;`).ReplaceAll(peterson, []byte("N: 6;")), "exact", 0.9, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if bytes.Equal(tc.src, peterson) {
@@ -114,11 +122,17 @@ func TestParallelSpill(t *testing.T) {
 					lo = mid
 				}
 			}
-			for _, budget := range []int64{hi, hi + hi/100, (hi + most) / 2, most} {
+			budgets := []int64{hi, hi + hi/100, hi + hi/50, hi + hi/25, hi + hi/12, most}
+			for k := 1; k <= tc.fine; k++ {
+				budgets = append(budgets, hi-int64(k)*hi/300, hi+int64(k)*hi/300)
+			}
+			passed := 0
+			for _, budget := range budgets {
 				one := run(budget, 1)
 				if one.Verdict != verify.Pass {
 					continue // only where one worker passes
 				}
+				passed++
 				for _, n := range []int{2, 4} {
 					got := run(budget, n)
 					if got.Verdict != verify.Pass {
@@ -130,8 +144,12 @@ func TestParallelSpill(t *testing.T) {
 					if (one.DiskWritten > 0 && got.DiskWritten == 0) || got.PeakBytes > budget {
 						t.Fatalf("%d workers under %d bytes: %d bytes written, peak %d", n, budget, got.DiskWritten, got.PeakBytes)
 					}
+					if got.Workers != n && (n == 2 || len(got.Diagnostics) == 0 || !strings.Contains(got.Diagnostics[0].Message, "too small to hold")) {
+						t.Fatalf("%d workers under %d bytes ran on %d: %+v", n, budget, got.Workers, got.Diagnostics)
+					}
 				}
 			}
+			t.Logf("one worker passes from %d bytes; compared at %d budgets", hi, passed)
 		})
 	}
 }
