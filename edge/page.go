@@ -52,6 +52,10 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request, id string) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Referrer-Policy", "no-referrer")
+	// Cross-origin isolated, as the static pages (public/_headers): the
+	// engine's Web Workers may then share memory.
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Embedder-Policy", "require-corp")
 	h.Set("Content-Length", strconv.Itoa(len(page)))
 	// Unknown and malformed ids get the app too (with status 404): it
 	// tells the user what is wrong with the link in its own words.

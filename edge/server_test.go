@@ -290,6 +290,9 @@ func TestSharePage(t *testing.T) {
 	if r.status != 200 || r.header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("GET /s/%s = %d %s", id, r.status, r.header.Get("Content-Type"))
 	}
+	if r.header.Get("Cross-Origin-Opener-Policy") != "same-origin" || r.header.Get("Cross-Origin-Embedder-Policy") != "require-corp" {
+		t.Errorf("GET /s/%s is not cross-origin isolated: COOP %q, COEP %q", id, r.header.Get("Cross-Origin-Opener-Policy"), r.header.Get("Cross-Origin-Embedder-Policy"))
+	}
 	if strings.Contains(r.body, "<script>alert") || strings.Contains(r.body, "-- ") {
 		t.Errorf("the page echoes shared text unescaped:\n%s", r.body)
 	}

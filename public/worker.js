@@ -161,6 +161,8 @@ function fail(what) {
   try {
     // The page sends its compiled module, or null if it has none.
     const module = await moduleReady;
+    // Kept for the helper Workers a parallel check starts (wasm/worker/parts.go).
+    self.locusModule = module || null;
     const instance = module
       ? await WebAssembly.instantiate(module, go.importObject)
       : (await WebAssembly.instantiateStreaming(fetch('engine.wasm'), go.importObject)).instance;

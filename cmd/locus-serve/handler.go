@@ -40,6 +40,9 @@ var contentTypes = map[string]string{
 // from the same content (name.br.sum holds its SHA-256), that is sent
 // instead; else, when it accepts gzip and name.gz holds the same content,
 // that.
+// Every response makes the page cross-origin isolated (COOP and COEP),
+// which lets the engine's Web Workers share memory (SharedArrayBuffer) in
+// a parallel check; the app loads nothing from other origins.
 func Handler(dir string) http.Handler {
 	gz := &gzipIndex{known: make(map[gzipKey]bool), same: sameContent}
 	br := &gzipIndex{known: make(map[gzipKey]bool), same: sameBrotli}
@@ -64,6 +67,9 @@ func Handler(dir string) http.Handler {
 			return
 		}
 		h := w.Header()
+		for k, v := range isolation {
+			h.Set(k, v)
+		}
 		h.Set("Cache-Control", "no-cache")
 		h.Set("X-Content-Type-Options", "nosniff")
 		if ct, ok := contentTypes[path.Ext(full)]; ok {
@@ -93,6 +99,13 @@ func Handler(dir string) http.Handler {
 		defer f.Close()
 		http.ServeContent(w, r, path.Base(full), info.ModTime(), f)
 	})
+}
+
+// isolation are the headers that make a page cross-origin isolated.
+var isolation = map[string]string{
+	"Cross-Origin-Opener-Policy":   "same-origin",
+	"Cross-Origin-Embedder-Policy": "require-corp",
+	"Cross-Origin-Resource-Policy": "same-origin",
 }
 
 // accepts reports whether the request accepts the content coding.

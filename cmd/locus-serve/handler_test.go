@@ -100,6 +100,11 @@ func TestHandler(t *testing.T) {
 		if got := resp.Header.Get("Cache-Control"); got != "no-cache" {
 			t.Errorf("GET %s: Cache-Control %q, want no-cache", c.path, got)
 		}
+		for k, v := range map[string]string{"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"} {
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("GET %s: %s %q, want %q (the page must be cross-origin isolated)", c.path, k, got, v)
+			}
+		}
 		body := raw
 		if c.enc == "gzip" {
 			zr, err := gzip.NewReader(bytes.NewReader(raw))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
@@ -163,6 +164,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	)
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
+	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
 	fs.Var(paramFlag{&opts.Params, &choices}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
 	fs.Int64Var(&opts.Seed, "seed", 0, "seed for the random choices of randomized engines (rbfs, the caching engines' random replacement): the same seed repeats a run")
@@ -209,6 +211,9 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	cf.file = files[0]
 	if ndl {
 		opts.Deadlock = "off"
+	}
+	if opts.Workers == 0 {
+		opts.Workers = defaultWorkers(opts.Algorithm)
 	}
 	cf.trace = opts.Trace
 	if cf.trace == "diff" {
@@ -320,6 +325,15 @@ func execute(cf checkFlags, src []byte, stdout, stderr io.Writer, done func(*ver
 		done(res)
 	}
 	return report(stdout, stderr, cf, res, src)
+}
+
+// defaultWorkers is the number of workers when --workers is not given: the
+// number of cores for an engine that can use them, else one.
+func defaultWorkers(algo string) int {
+	if e, ok := verify.Engine(algo); ok && e.Parallel {
+		return runtime.NumCPU()
+	}
+	return 1
 }
 
 // checkInterruptibly runs the check until it ends or a SIGINT or SIGTERM
@@ -521,6 +535,9 @@ func printHuman(w, ew io.Writer, res *verify.Result, file, trace string, src []b
 	}
 	if res.Hash > 0 {
 		algo += fmt.Sprintf(", %d-bit hash compaction", res.Hash)
+	}
+	if res.Workers > 1 {
+		algo += fmt.Sprintf(" on %d workers", res.Workers)
 	}
 	fmt.Fprintf(w, "Options:      %s, symmetry %s, deadlock %s\n", algo, res.Symmetry, res.Deadlock)
 	if res.Locality != nil {

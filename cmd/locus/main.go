@@ -107,6 +107,9 @@ func printEngines(w io.Writer) {
 		if e.Checkpoints {
 			caps = append(caps, "--checkpoint")
 		}
+		if e.Parallel {
+			caps = append(caps, "--workers")
+		}
 		if len(caps) > 0 {
 			fmt.Fprintf(w, "  %s\n", strings.Join(caps, ", "))
 		}

@@ -7,16 +7,25 @@
 // process (or the browser tab) run out of memory.
 package budget
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Budget is a byte allowance shared by the parts of one exploration.
-// It is not safe for concurrent use; engines that run in parallel give each
-// worker its own Budget carved out of the total.
+//
+// A Budget is safe for concurrent use: reservations are per chunk, never
+// per state, so a lock costs nothing measurable. Engines that run in
+// parallel give each worker a Child, which keeps that worker's own figures
+// and reserves from the parent, so the parent's Used and Peak are the whole
+// run's.
 type Budget struct {
-	limit int64 // 0 means unlimited
-	used  int64
-	peak  int64
-	parts map[string]int64
+	mu     sync.Mutex
+	parent *Budget // nil for a root budget
+	limit  int64   // 0 means unlimited
+	used   int64
+	peak   int64
+	parts  map[string]int64
 }
 
 // New returns a Budget of limit bytes; limit <= 0 means unlimited.
@@ -27,17 +36,44 @@ func New(limit int64) *Budget {
 	return &Budget{limit: limit, parts: make(map[string]int64)}
 }
 
-// Limit returns the allowance in bytes, 0 if unlimited.
-func (b *Budget) Limit() int64 { return b.limit }
+// Child returns a budget that reserves from b: its own Used, Peak and Part
+// count what was reserved through it, and b's limit applies to b and all
+// its children together.
+func (b *Budget) Child() *Budget {
+	return &Budget{parent: b, parts: make(map[string]int64)}
+}
+
+// Limit returns the allowance in bytes, 0 if unlimited (for a child, its
+// parent's).
+func (b *Budget) Limit() int64 {
+	if b.parent != nil {
+		return b.parent.Limit()
+	}
+	return b.limit
+}
 
 // Used returns the bytes currently reserved.
-func (b *Budget) Used() int64 { return b.used }
+func (b *Budget) Used() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
+}
 
 // Peak returns the largest number of bytes ever reserved at once.
-func (b *Budget) Peak() int64 { return b.peak }
+func (b *Budget) Peak() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peak
+}
 
-// Available returns the bytes that may still be reserved, or -1 if unlimited.
+// Available returns the bytes that may still be reserved, or -1 if unlimited
+// (for a child, what its parent has left).
 func (b *Budget) Available() int64 {
+	if b.parent != nil {
+		return b.parent.Available()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.limit == 0 {
 		return -1
 	}
@@ -54,7 +90,12 @@ func (b *Budget) Reserve(part string, n int64) bool {
 	if n <= 0 {
 		return true
 	}
-	if b.limit != 0 && b.used+n > b.limit {
+	if b.parent != nil && !b.parent.Reserve(part, n) {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.parent == nil && b.limit != 0 && b.used+n > b.limit {
 		return false
 	}
 	b.used += n
@@ -70,6 +111,11 @@ func (b *Budget) Release(part string, n int64) {
 	if n <= 0 {
 		return
 	}
+	if b.parent != nil {
+		b.parent.Release(part, n)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.used -= n
 	b.parts[part] -= n
 	if b.used < 0 {
@@ -78,7 +124,11 @@ func (b *Budget) Release(part string, n int64) {
 }
 
 // Part returns the bytes currently reserved by part.
-func (b *Budget) Part(part string) int64 { return b.parts[part] }
+func (b *Budget) Part(part string) int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.parts[part]
+}
 
 // ErrExhausted is returned (wrapped) by structures whose reservation failed.
 type ErrExhausted struct {

@@ -329,6 +329,28 @@ func otherEngines(checks []check) []check {
 	return out
 }
 
+// parallelWorkers are the worker counts the parallel configurations run.
+var parallelWorkers = []int{2, 4}
+
+// parallelConfigs returns every check that runs bfs again on several
+// workers: the parallel search must give the same verdicts, counts,
+// depths and replaying counterexamples as one worker.
+func parallelConfigs(checks []check) []check {
+	var out []check
+	for _, c := range checks {
+		if c.skip != "" || c.opts.Algorithm != "" || c.opts.Workers != 0 {
+			continue
+		}
+		for _, n := range parallelWorkers {
+			x := c
+			x.name += fmt.Sprintf(" [workers %d]", n)
+			x.opts.Workers = n
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 type outcome struct {
 	name   string
 	status string // pass, fail, skip
@@ -347,6 +369,11 @@ func TestConformance(t *testing.T) {
 		t.Fatalf("only %d checks found; is the corpus complete?", len(checks))
 	}
 	checks = append(checks, otherEngines(checks)...)
+	if runtime.GOOS != "js" {
+		// Under js/wasm goroutines share one thread: the browser runs
+		// parallel parts in Web Workers instead (wasm/worker).
+		checks = append(checks, parallelConfigs(checks)...)
+	}
 	if runtime.GOOS == "js" {
 		var small []check
 		for _, c := range checks {

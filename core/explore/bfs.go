@@ -21,9 +21,17 @@ func init() {
 		Title: "Breadth-first search (exact)",
 		Help: "Visits every reachable state once, level by level, and keeps them all: counts match CMurphi and Rumur, " +
 			"and a counterexample is a shortest path. Needs memory for every state.",
-		Exact: true, Levels: true, ShortestTraces: true, HashCompaction: true, Locality: true,
+		Exact: true, Levels: true, ShortestTraces: true, HashCompaction: true, Locality: true, Parallel: true,
 	}, func(ctx context.Context, m *compile.Model, opts Options) *Result {
-		return exactSearch(ctx, m, opts, false)
+		if opts.Workers <= 1 {
+			return exactSearch(ctx, m, opts, false)
+		}
+		if why := oneWorkerOnly(m, opts); why != "" {
+			r := exactSearch(ctx, m, opts, false)
+			r.Notes = append(r.Notes, why)
+			return r
+		}
+		return parallelSearch(ctx, m, opts)
 	})
 	register(job.EngineInfo{
 		Name:  "dfs",
@@ -36,7 +44,40 @@ func init() {
 	})
 }
 
+// oneWorkerOnly says why a search must run on one worker, or "".
+func oneWorkerOnly(m *compile.Model, opts Options) string {
+	switch {
+	case len(m.Liveness) > 0:
+		return fmt.Sprintf("the search ran on one worker, not %d: liveness properties are checked on the whole state graph", opts.Workers)
+	case opts.Locality:
+		return fmt.Sprintf("the search ran on one worker, not %d: measuring locality needs the level of every state met again", opts.Workers)
+	case opts.MemoryBytes > 0 && opts.HashBits == 0 && int64(opts.Workers-1)*store.ExactOverhead(m.StateBits, opts.MemoryBytes) > queueShare(opts):
+		// The parallel search pays for the workers' extra visited sets
+		// from the queue's share (planPart); under a budget this small
+		// they would take what the states need.
+		return fmt.Sprintf("the search ran on one worker, not %d: a memory budget of %s is too small to hold %d visited sets (each costs %s of its own)",
+			opts.Workers, budget.FormatBytes(opts.MemoryBytes), opts.Workers, budget.FormatBytes(store.ExactOverhead(m.StateBits, opts.MemoryBytes)))
+	}
+	return ""
+}
+
 func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
+	var note string
+	if opts.Generated != nil && !lifo {
+		r, err := generatedSearch(ctx, m, opts)
+		if err == nil {
+			return r
+		}
+		note = err.Error() + ": the search ran on the compiled closures"
+	}
+	r := closureSearch(ctx, m, opts, lifo)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	return r
+}
+
+func closureSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
 	s, failed := newSearcher(ctx, m, opts, lifo)
 	if failed != nil {
 		return failed
@@ -120,3 +161,9 @@ func exactHint(s *searcher) string {
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
 }
+
+// errNotGenerated ends an attempt at a generated search that the closures
+// must redo.
+type errNotGenerated struct{ why string }
+
+func (e *errNotGenerated) Error() string { return e.why }

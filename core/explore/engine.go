@@ -22,6 +22,7 @@ import (
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/storagefs"
 )
 
@@ -90,6 +91,16 @@ type Options struct {
 	Checkpoint bool
 	Resume     bool
 	RunTag     string
+	// Workers spreads the search over this many workers (engines with
+	// EngineInfo.Parallel); 0 or 1 = one.
+	Workers int
+	// Parts, if set, runs parts 1..Workers-1 of a parallel search at its
+	// end (ServePart) instead of on goroutines.
+	Parts PartTransport
+	// Generated, if set, runs a one-worker bfs in WebAssembly generated
+	// for the model (core/wasmgen) on this runtime, where the generator
+	// covers the model and the options; otherwise the closures run it.
+	Generated wasmgen.Runtime
 	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
 	// cannot be checkpointed (an engine or options that write none,
 	// liveness properties) runs without one and says so in a note. The browser app asks it of every run of a
@@ -169,6 +180,11 @@ type Result struct {
 	// Disk reports a disk-based search; Checkpoint a checkpointed run.
 	Disk       *job.DiskSearch
 	Checkpoint *job.CheckpointInfo
+	// Workers is the number of workers the search ran on.
+	Workers int
+	// CodeGen names the runtime of the generated code the search ran in
+	// ("" for the compiled closures).
+	CodeGen string
 }
 
 // CoverCount reports how often a cover property held.
@@ -219,6 +235,14 @@ func lookup(name string) *engine {
 	return registry[name]
 }
 
+// Engine describes the engine called name ("" = the default), if there is one.
+func Engine(name string) (job.EngineInfo, bool) {
+	if e := lookup(name); e != nil {
+		return e.info, true
+	}
+	return job.EngineInfo{}, false
+}
+
 // DefaultAlgorithm is the engine used when Options.Algorithm is empty.
 const DefaultAlgorithm = "bfs"
 
@@ -261,6 +285,15 @@ func Check(opts Options) error {
 		if opts.HashBits < job.MinHashCompaction || opts.HashBits > job.MaxHashCompaction {
 			return fmt.Errorf("hash compaction takes %d to %d bits, not %d", job.MinHashCompaction, job.MaxHashCompaction, opts.HashBits)
 		}
+	}
+	if opts.Workers < 0 {
+		return fmt.Errorf("workers must not be negative")
+	}
+	if opts.Workers > 1 && !e.info.Parallel {
+		return fmt.Errorf("the %s engine runs on one worker, not %d", e.info.Name, opts.Workers)
+	}
+	if opts.Workers > MaxWorkers {
+		return fmt.Errorf("at most %d workers, not %d", MaxWorkers, opts.Workers)
 	}
 	if opts.Locality && !e.info.Locality {
 		return fmt.Errorf("the %s engine cannot measure transition locality (bfs can)", e.info.Name)

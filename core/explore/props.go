@@ -19,10 +19,12 @@ type props struct {
 	// edges by state id, and per property the ids of the states that
 	// satisfy it.
 	live *liveGraph
+	hit  func(i int) // counts cover i (made once: no allocation per state)
 }
 
 func newProps(s *searcher) *props {
 	p := &props{s: s, covers: make([]int64, len(s.m.Covers))}
+	p.hit = func(i int) { p.covers[i]++ }
 	if len(s.m.Liveness) > 0 {
 		p.live = newLiveGraph(s.b, len(s.m.Liveness))
 	}
@@ -35,28 +37,38 @@ func newProps(s *searcher) *props {
 // and whether the state is discarded.
 func (p *props) admissible(slots []int64, parent int64, rule uint32) (stop, discard bool) {
 	s := p.s
-	if q, rerr := p.firstFalse(s.m.Assumes, slots); rerr != nil {
-		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-		return s.stop, true
-	} else if q != nil {
-		return false, true
-	}
-	if q, rerr := p.firstFalse(s.m.Invariants, slots); rerr != nil {
-		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-		return s.stop, true
-	} else if q != nil {
-		s.violation(&Violation{Kind: "invariant", Name: q.Name, Pos: q.Pos,
-			Msg: fmt.Sprintf("invariant %q failed", q.Name)}, parent, int32(rule), slots)
+	v, discard := admissibility(s.mc, s.m, slots)
+	if v != nil {
+		s.violation(v, parent, int32(rule), slots)
 		return s.stop, true
 	}
-	return false, false
+	return false, discard
+}
+
+// admissibility decides, with no side effect, whether a state seen for the
+// first time is discarded, and the violation to report for it, if any: a
+// failed assumption discards it silently, a failed invariant (or a
+// run-time error evaluating either) is reported.
+func admissibility(mc *compile.Machine, m *compile.Model, slots []int64) (v *Violation, discard bool) {
+	if q, rerr := firstFalse(mc, m.Assumes, slots); rerr != nil {
+		return runtimeViolation(rerr), true
+	} else if q != nil {
+		return nil, true
+	}
+	if q, rerr := firstFalse(mc, m.Invariants, slots); rerr != nil {
+		return runtimeViolation(rerr), true
+	} else if q != nil {
+		return &Violation{Kind: "invariant", Name: q.Name, Pos: q.Pos,
+			Msg: fmt.Sprintf("invariant %q failed", q.Name)}, true
+	}
+	return nil, false
 }
 
 // firstFalse returns the first of props that does not hold in slots, or
 // the run-time error evaluating one raised.
-func (p *props) firstFalse(props []*compile.Property, slots []int64) (*compile.Property, *compile.RuntimeError) {
+func firstFalse(mc *compile.Machine, props []*compile.Property, slots []int64) (*compile.Property, *compile.RuntimeError) {
 	for _, q := range props {
-		ok, rerr := p.s.mc.Eval(q, slots)
+		ok, rerr := mc.Eval(q, slots)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -67,21 +79,30 @@ func (p *props) firstFalse(props []*compile.Property, slots []int64) (*compile.P
 	return nil, nil
 }
 
+// coversHeld calls hit for every cover property slots satisfies, in order,
+// and returns the run-time error that stopped the evaluation, if any.
+func coversHeld(mc *compile.Machine, m *compile.Model, slots []int64, hit func(i int)) *compile.RuntimeError {
+	for i, c := range m.Covers {
+		ok, rerr := mc.Eval(c, slots)
+		if rerr != nil {
+			return rerr
+		}
+		if ok {
+			hit(i)
+		}
+	}
+	return nil
+}
+
 // kept counts the covers a newly kept state (with id) satisfies and notes
 // which liveness properties it satisfies. It reports whether the state
 // must not be expanded: evaluating one raised a run-time error (Rumur then
 // does not queue it) or the search must stop.
 func (p *props) kept(id int64, slots []int64, parent int64, rule uint32) bool {
 	s := p.s
-	for i, c := range s.m.Covers {
-		ok, rerr := s.mc.Eval(c, slots)
-		if rerr != nil {
-			s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
-			return true
-		}
-		if ok {
-			p.covers[i]++
-		}
+	if rerr := coversHeld(s.mc, s.m, slots, p.hit); rerr != nil {
+		s.violation(runtimeViolation(rerr), parent, int32(rule), slots)
+		return true
 	}
 	if p.live == nil {
 		return false

@@ -17,14 +17,17 @@ const DefaultQueueFraction = 0.1
 // newFrontier returns the queue of states still to expand: a FIFO for
 // breadth-first search, a LIFO for depth-first. With a memory budget and a
 // storage FS, the queue keeps its share of the budget in memory and spills
-// the rest to disk; otherwise it lives in memory, reserving from the budget.
-func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO, error) {
+// the rest to disk, in segments named prefix... ("" picks the engine's
+// usual prefix); otherwise it lives in memory, reserving from the budget.
+func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool, prefix string) (queue.FIFO, error) {
+	return queueWithShare(rec, b, opts, queueShare(opts), lifo, prefix)
+}
+
+// queueWithShare is newFrontier with the queue's memory share given: the
+// parts of a parallel search divide the one a sequential search's queue
+// has.
+func queueWithShare(rec int, b *budget.Budget, opts Options, share int64, lifo bool, prefix string) (queue.FIFO, error) {
 	if opts.MemoryBytes > 0 && opts.FS != nil {
-		frac := opts.QueueFraction
-		if frac <= 0 {
-			frac = DefaultQueueFraction
-		}
-		share := int64(frac * float64(opts.MemoryBytes))
 		per, err := queue.SegmentRecords(rec, share)
 		if err != nil {
 			return nil, err
@@ -32,14 +35,15 @@ func newFrontier(rec int, b *budget.Budget, opts Options, lifo bool) (queue.FIFO
 		if per < minSegmentRecords {
 			// Segments this small would make the queue crawl through
 			// storage a few records at a time.
-			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %g of the budget) makes disk segments of only %d states of %d bytes; "+
+			frac := float64(share) / float64(opts.MemoryBytes)
+			return nil, &smallShare{fmt.Sprintf("the queue's memory share (%s, %.3g of the budget) makes disk segments of only %d states of %d bytes; "+
 				"give it at least %s with a larger budget or --queue-fraction", budget.FormatBytes(share), frac, per, rec, budget.FormatBytes(int64(16*minSegmentRecords*rec))),
 				&budget.ErrExhausted{Part: "queue", Need: int64(16 * minSegmentRecords * rec), Limit: opts.MemoryBytes}}
 		}
 		if lifo {
-			return queue.NewDiskLIFO(rec, b, share, opts.FS, "dfs-")
+			return queue.NewDiskLIFO(rec, b, share, opts.FS, orDefault(prefix, "dfs-"))
 		}
-		return queue.NewDisk(rec, b, share, opts.FS, frontierPrefix)
+		return queue.NewDisk(rec, b, share, opts.FS, orDefault(prefix, frontierPrefix))
 	}
 	if lifo {
 		return queue.NewMemoryLIFO(rec, b), nil
@@ -65,3 +69,10 @@ type smallShare struct {
 
 func (e *smallShare) Error() string { return e.msg }
 func (e *smallShare) Unwrap() error { return e.cause }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

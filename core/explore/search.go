@@ -115,7 +115,7 @@ func (s *searcher) recSize() int { return s.m.StateBytes + 12 }
 // its hooks) and calls s.run. An error result means the run could not start.
 func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool) (*searcher, *Result) {
 	return setupSearcher(ctx, m, opts, lifo, func(rec int, b *budget.Budget) (queue.FIFO, error) {
-		return newFrontier(rec, b, opts, lifo)
+		return newFrontier(rec, b, opts, lifo, "")
 	})
 }
 
@@ -124,7 +124,7 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 // never push to.
 func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool, frontier func(rec int, b *budget.Budget) (queue.FIFO, error)) (*searcher, *Result) {
 	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
-	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes}
+	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes, Workers: 1}
 	s.maxErrors = opts.MaxErrors
 	if s.maxErrors <= 0 {
 		s.maxErrors = 1

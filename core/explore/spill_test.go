@@ -1,10 +1,15 @@
 package explore_test
 
 import (
+	"bytes"
 	"context"
-	"github.com/locus-mc/locus/core/job"
 	"os"
+	"regexp"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/locus-mc/locus/core/job"
 
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/storagefs"
@@ -51,5 +56,107 @@ func TestQueueSpill(t *testing.T) {
 				t.Fatalf("%s: budget %d, peak %d, unbudgeted peak %d", name, budget, res.PeakBytes, base.PeakBytes)
 			}
 		}
+	}
+}
+
+// TestParallelSpill runs the parallel search under budgets at which the
+// sequential search passes only because it spills to storage: from the
+// smallest budget at which one worker passes (found by bisection; where
+// the trail spills, one worker may fail again a little above it) up to a
+// share of the unbudgeted peak. Wherever one worker passes, 2 and 4
+// workers must pass too, spilling where it does, with the same states and
+// rules and their peak within the budget; 2 workers must run in parallel
+// (4 may run on one under a budget too small for 4 visited sets, saying
+// so).
+func TestParallelSpill(t *testing.T) {
+	peterson, err := os.ReadFile("../../../shared/models/cmurphi/mux/n_peterson.m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := os.ReadFile("testdata/wide.m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		src      []byte
+		symmetry string
+		top      float64 // the largest budget tried, of the unbudgeted peak
+		// fine is how many budgets are tried in steps of a 300th either
+		// side of the smallest: where the trail spills, whether one
+		// worker passes changes from step to step.
+		fine int
+	}{
+		// Nearly every state is on the last level: the queue spills.
+		{"wide.m", wide, "off", 2.0 / 3, 0},
+		// Small states, many levels: the trail is a large part of the
+		// budget, and spills when the visited sets need its room.
+		{"n_peterson N=6", regexp.MustCompile(`N: *7;`).ReplaceAll(peterson, []byte("N: 6;")), "exact", 0.9, 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if bytes.Equal(tc.src, peterson) {
+				t.Fatal("n_peterson.m no longer declares N: 7")
+			}
+			run := func(budget int64, workers int) *verify.Result {
+				return verify.Check(context.Background(), tc.name, tc.src, verify.Options{
+					Options: job.Options{Symmetry: tc.symmetry, Workers: workers, MemoryBytes: budget},
+					FS:      storagefs.NewMemory(storagefs.Options{}),
+				})
+			}
+			base := run(0, 1)
+			if base.Verdict != verify.Pass {
+				t.Fatalf("unbudgeted: %s (%s)", base.Verdict, base.Reason)
+			}
+			most := int64(float64(base.PeakBytes) * tc.top)
+			lo, hi := base.PeakBytes/8, most
+			if r := run(lo, 1); r.Verdict == verify.Pass {
+				t.Fatalf("one worker passes under %d bytes, an eighth of its unbudgeted peak", lo)
+			}
+			if r := run(hi, 1); r.Verdict != verify.Pass {
+				t.Fatalf("one worker under %d bytes: %s (%s)", hi, r.Verdict, r.Reason)
+			}
+			for hi-lo > hi/500 {
+				mid := (lo + hi) / 2
+				if run(mid, 1).Verdict == verify.Pass {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			budgets := []int64{hi, hi + hi/100, hi + hi/50, hi + hi/25, hi + hi/12, most}
+			fine := tc.fine
+			if runtime.GOOS == "js" {
+				// Ten times slower: the smallest budget only (the
+				// accounting is the same code natively).
+				budgets, fine = budgets[:1], 0
+			}
+			for k := 1; k <= fine; k++ {
+				budgets = append(budgets, hi-int64(k)*hi/300, hi+int64(k)*hi/300)
+			}
+			passed := 0
+			for _, budget := range budgets {
+				one := run(budget, 1)
+				if one.Verdict != verify.Pass {
+					continue // only where one worker passes
+				}
+				passed++
+				for _, n := range []int{2, 4} {
+					got := run(budget, n)
+					if got.Verdict != verify.Pass {
+						t.Fatalf("%d workers under %d bytes (one worker passes from %d): %s (%s)", n, budget, hi, got.Verdict, got.Reason)
+					}
+					if *got.States != *one.States || got.RulesFired != one.RulesFired {
+						t.Fatalf("%d workers under %d bytes: %d states, %d rules; one worker: %d, %d", n, budget, *got.States, got.RulesFired, *one.States, one.RulesFired)
+					}
+					if (one.DiskWritten > 0 && got.DiskWritten == 0) || got.PeakBytes > budget {
+						t.Fatalf("%d workers under %d bytes: %d bytes written, peak %d", n, budget, got.DiskWritten, got.PeakBytes)
+					}
+					if got.Workers != n && (n == 2 || len(got.Diagnostics) == 0 || !strings.Contains(got.Diagnostics[0].Message, "too small to hold")) {
+						t.Fatalf("%d workers under %d bytes ran on %d: %+v", n, budget, got.Workers, got.Diagnostics)
+					}
+				}
+			}
+			t.Logf("one worker passes from %d bytes; compared at %d budgets", hi, passed)
+		})
 	}
 }

@@ -64,6 +64,9 @@ type Options struct {
 	// keep its files durable in its storage at each table check, with a
 	// manifest from which the run can be resumed.
 	Checkpoint bool `json:"checkpoint,omitempty"`
+	// Workers spreads the search over this many workers (engines with
+	// Parallel set); 0 or 1 = one. The results are the same for any number.
+	Workers int `json:"workers,omitempty"`
 }
 
 // Option values with a fixed set of choices; the first of each is the default.
@@ -106,8 +109,11 @@ type EngineInfo struct {
 	ProgressMeasure bool `json:"progress_measure,omitempty"`
 	// Checkpoints: the engine can make its files durable as it goes and
 	// resume from them (Options.Checkpoint).
-	Checkpoints bool        `json:"checkpoints,omitempty"`
-	Params      []ParamInfo `json:"params,omitempty"`
+	Checkpoints bool `json:"checkpoints,omitempty"`
+	// Parallel: the engine can spread its search over several workers
+	// (Options.Workers), with the same result as one.
+	Parallel bool        `json:"parallel"`
+	Params   []ParamInfo `json:"params,omitempty"`
 }
 
 // ParamInfo describes one numeric engine parameter.
@@ -246,6 +252,10 @@ type Result struct {
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`  // the budget the run had; 0 = unlimited
 	RSSBytes      int64   `json:"rss_bytes,omitempty"`      // process peak resident set (filled by the CLI)
 	Algorithm     string  `json:"algorithm"`
+	Workers       int     `json:"workers,omitempty"` // the workers the search ran on
+	// CodeGen names the WebAssembly runtime that ran code generated for
+	// the model ("" when the compiled closures ran the search).
+	CodeGen string `json:"code_gen,omitempty"`
 	// Phases lists the modes an adaptive engine went through, in order
 	// (auto: "exact", then "compact", then "cache").
 	Phases            []string     `json:"phases,omitempty"`

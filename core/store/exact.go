@@ -68,6 +68,37 @@ const (
 // MaxStates is the largest number of states an Exact set can index.
 const MaxStates = idxMask - 1
 
+// ExactParts is the number of parts an Exact set's index is split into.
+const ExactParts = numParts
+
+// ExactPartOf returns the index part (0 to ExactParts-1) that holds the
+// states of table hash h. Sets that divide states among them by it grow
+// their index parts exactly as one set holding all the states would.
+func ExactPartOf(h uint64) int { return int(h >> (64 - partBits)) }
+
+// ExactOverhead returns what an Exact set of stateBits-bit states under a
+// budget of limit bytes (0: none) may hold beyond its states' share of one
+// set holding them and others in the same index parts: its index parts of
+// its own while they are empty, and the chunk of its arena it has not
+// filled.
+func ExactOverhead(stateBits int, limit int64) int64 {
+	_, bytes := chunkGeometry(max(stateBits, 1), limit)
+	return int64(bytes) + numParts*(1+slack)*8
+}
+
+// chunkGeometry returns the arena's chunk size: about 1 MiB (less under a
+// small budget), which keeps growth smooth and allocations bounded, as a
+// power-of-two number of records (its shift) and in bytes.
+func chunkGeometry(stateBits int, limit int64) (shift uint, bytes int) {
+	target := int64(1 << 20)
+	if limit > 0 && limit/64 < target {
+		target = max(limit/64, 4096)
+	}
+	recs := max(int(target*8/int64(stateBits)), 1)
+	shift = uint(bits.Len(uint(recs)) - 1)
+	return shift, ((1<<shift)*stateBits+7)/8 + 9
+}
+
 // NewExact returns an empty set of recSize-byte states: NewExactBits with
 // every bit of the bytes kept.
 func NewExact(recSize int, b *budget.Budget, hash func([]byte) uint64) (*Exact, error) {
@@ -85,16 +116,8 @@ func NewExactBits(stateBits int, b *budget.Budget, hash func([]byte) uint64) (*E
 		stateBits = 1
 	}
 	t := &Exact{bits: stateBits, recSize: (stateBits + 7) / 8, b: b}
-	// Chunks of about 1 MiB (less under a small budget) keep growth
-	// smooth and allocations bounded.
-	target := int64(1 << 20)
-	if l := b.Limit(); l > 0 && l/64 < target {
-		target = max(l/64, 4096)
-	}
-	recs := max(int(target*8/int64(stateBits)), 1)
-	t.chunkShift = uint(bits.Len(uint(recs)) - 1)
+	t.chunkShift, t.chunkBytes = chunkGeometry(stateBits, b.Limit())
 	t.chunkRecs = 1 << t.chunkShift
-	t.chunkBytes = (t.chunkRecs*stateBits+7)/8 + 9
 	for i := range t.parts {
 		if err := t.resize(&t.parts[i], 1); err != nil {
 			t.Release()

@@ -8,7 +8,9 @@
 package verify
 
 import (
+	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/storagefs"
 )
 
@@ -41,6 +43,15 @@ type Options struct {
 	// Progress, if set, is called about every Options.ProgressEvery ms
 	// (default 100) with a snapshot of the run; it must return quickly.
 	Progress func(Progress) `json:"-"`
+
+	// Parts, if set with Workers > 1, runs parts 1..Workers-1 of a
+	// parallel search at the other end of this transport (each served by
+	// ServePart), instead of on goroutines: the browser's Web Workers.
+	Parts explore.PartTransport `json:"-"`
+
+	// Generated, if set, runs a one-worker bfs in WebAssembly generated for
+	// the model, on this runtime, where the generator covers the model.
+	Generated wasmgen.Runtime `json:"-"`
 
 	// OnStage, if set, is called as each stage starts: StageParse,
 	// StageCheck, StageCompile, StageSearch. The front-end stages do not

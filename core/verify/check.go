@@ -64,6 +64,8 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	res.BytesPerState = float64(m.StateBytes)
 	eo.FS = opts.FS
 	eo.Progress = opts.Progress
+	eo.Parts = opts.Parts
+	eo.Generated = opts.Generated
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
 	if res.Verdict == Incomplete && ctx.Err() != nil {
@@ -73,6 +75,22 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 		}
 	}
 	return res
+}
+
+// ServePart runs part index of n of a parallel check of the model in src
+// (with the options of the whole check) whose coordinator runs elsewhere
+// and reaches this part through recv and send: see explore.ServePart.
+func ServePart(ctx context.Context, filename string, src []byte, opts Options, index, n int, recv func() ([]byte, error), send func([]byte) error) error {
+	eo, err := engineOptions(opts)
+	if err != nil {
+		return err
+	}
+	m, diags := Compile(filename, src)
+	if m == nil {
+		return fmt.Errorf("the model does not compile: %v", diags)
+	}
+	eo.FS = opts.FS
+	return explore.ServePart(ctx, m, eo, index, n, recv, send)
 }
 
 // cancelled says why ctx ended, for a Reason.
@@ -157,21 +175,24 @@ func algoName(a string) string { return orDefault(a, explore.DefaultAlgorithm) }
 // Engines describes the engines a run may use (see job.EngineInfo).
 func Engines() []job.EngineInfo { return explore.Engines() }
 
+// Engine describes the engine called name ("" = the default), if there is one.
+func Engine(name string) (job.EngineInfo, bool) { return explore.Engine(name) }
+
 func engineOptions(o Options) (explore.Options, error) {
 	eo := explore.Options{
-		Algorithm:     algoName(o.Algorithm),
-		Bound:         o.Bound,
-		MaxErrors:     o.MaxErrors,
-		MemoryBytes:   o.MemoryBytes,
-		QueueFraction: o.QueueFraction,
-		HashBits:      o.HashCompaction,
-		Locality:      o.Locality,
-		Params:        o.Params,
-		FS:            o.FS,
-		Seed:          o.Seed,
-		Checkpoint:    o.Checkpoint || o.Resume,
-		Resume:        o.Resume,
-
+		Algorithm:        algoName(o.Algorithm),
+		Bound:            o.Bound,
+		MaxErrors:        o.MaxErrors,
+		MemoryBytes:      o.MemoryBytes,
+		QueueFraction:    o.QueueFraction,
+		HashBits:         o.HashCompaction,
+		Locality:         o.Locality,
+		Params:           o.Params,
+		FS:               o.FS,
+		Seed:             o.Seed,
+		Checkpoint:       o.Checkpoint || o.Resume,
+		Resume:           o.Resume,
+		Workers:          o.Workers,
 		CheckpointIfAble: o.CheckpointIfAble,
 	}
 	switch orDefault(o.Symmetry, "exact") {
@@ -247,6 +268,8 @@ func fill(res *Result, m *compile.Model, r *explore.Result) {
 	res.CacheStates = r.CacheStates
 	res.Disk = r.Disk
 	res.Checkpoint = r.Checkpoint
+	res.Workers = r.Workers
+	res.CodeGen = r.CodeGen
 	if r.Verdict != explore.Error && r.StatesExact {
 		n := r.States
 		res.States = &n

@@ -52,6 +52,10 @@ const (
 	TypeGraph       = "graph"       // page -> worker: draw the state graph; worker -> page: its summary
 	TypeGraphPath   = "graph-path"  // page -> worker: the states on the way to a graph node
 	TypeTrace       = "trace"       // worker -> page: a sequence of states (see TraceSummary)
+	// TypePart: an engine Worker -> a helper Worker it started: serve part
+	// Part of the parallel check (Options.Workers parts); the parts then
+	// speak the binary protocol of core/explore's ServePart.
+	TypePart = "part"
 	// TypeRuns asks (page -> worker) for the checkpointed runs kept in
 	// browser storage and answers with them (worker -> page).
 	TypeRuns      = "runs"
@@ -97,6 +101,7 @@ type Message struct {
 	Trace *TraceSummary `json:"trace,omitempty"`
 
 	Engines []EngineInfo `json:"engines,omitempty"`
+	Part    int          `json:"part,omitempty"`
 
 	// Store names a checkpointed run's browser store: in a check message
 	// it resumes that run (with its own model and options; Storage says
@@ -141,6 +146,14 @@ func (m Message) validate() error {
 		}
 		if m.Options == nil {
 			return errors.New("check message has no options")
+		}
+		return ValidateOptions(m.Options)
+	case TypePart:
+		if m.ID == 0 {
+			return errNoID
+		}
+		if m.Options == nil || m.Part < 1 || m.Part >= m.Options.Workers {
+			return fmt.Errorf("part message for part %d of a check that has no such part", m.Part)
 		}
 		return ValidateOptions(m.Options)
 	case TypeDiagnose, TypeDiagnostics, TypeGraphPath:

@@ -41,6 +41,10 @@ const (
 	DefaultMemoryMB = 256
 )
 
+// MaxWorkers bounds Options.Workers in the browser: each worker is a Web
+// Worker with a Go instance of its own.
+const MaxWorkers = 16
+
 // DefaultAlgorithm is the engine the app uses unless the user picks
 // another: it never runs out of memory.
 const DefaultAlgorithm = "auto"
@@ -66,6 +70,9 @@ func ValidateOptions(o *Options) error {
 	}
 	if o.QueueFraction < 0 || o.QueueFraction >= 1 {
 		return fmt.Errorf("queue fraction must be in [0, 1)")
+	}
+	if o.Workers < 0 || o.Workers > MaxWorkers {
+		return fmt.Errorf("workers must be between 0 and %d", MaxWorkers)
 	}
 	if o.HashCompaction != 0 && (o.HashCompaction < job.MinHashCompaction || o.HashCompaction > job.MaxHashCompaction) {
 		return fmt.Errorf("hash compaction takes %d to %d bits", job.MinHashCompaction, job.MaxHashCompaction)

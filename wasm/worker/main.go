@@ -34,10 +34,10 @@ import (
 const progressEveryMS = 100
 
 func main() {
-	w := &worker{wake: make(chan struct{}, 1)}
+	w := &worker{wake: make(chan struct{}, 1), part: &partServer{in: make(chan []byte, 8)}}
 	onMessage := js.FuncOf(func(this js.Value, args []js.Value) any {
 		// Callbacks from JavaScript must not block: queue and return.
-		w.enqueue(args[0].Get("data").String())
+		w.receive(args[0].Get("data"))
 		return nil
 	})
 	global := js.Global()
@@ -45,7 +45,7 @@ func main() {
 	// public/worker.js buffers what arrives while the engine loads.
 	if pending := global.Get("locusPending"); pending.Type() == js.TypeObject {
 		for i := 0; i < pending.Length(); i++ {
-			w.enqueue(pending.Index(i).String())
+			w.receive(pending.Index(i))
 		}
 		global.Set("locusPending", js.Undefined())
 	}
@@ -66,7 +66,28 @@ type worker struct {
 	mu    sync.Mutex
 	queue []string
 	wake  chan struct{}
+	part  *partServer // a helper's channel to its coordinator
 	tools tools
+}
+
+// receive takes one posted message: a protocol string; a part message's
+// envelope (the string, and shared memory to talk through); or, in a
+// helper, the coordinator's bytes.
+func (w *worker) receive(data js.Value) {
+	switch {
+	case data.Type() == js.TypeString:
+		w.enqueue(data.String())
+	case data.InstanceOf(js.Global().Get("ArrayBuffer")):
+		select {
+		case w.part.in <- bytesOf(data):
+		default: // the coordinator sends one request at a time
+		}
+	case data.Type() == js.TypeObject && data.Get("setup").Type() == js.TypeString:
+		if to := data.Get("to"); to.Truthy() {
+			w.part.to, w.part.from = sabChanOf(to), sabChanOf(data.Get("from"))
+		}
+		w.enqueue(data.Get("setup").String())
+	}
 }
 
 func (w *worker) enqueue(data string) {
@@ -113,6 +134,8 @@ func (w *worker) handle(data string) {
 		w.diagnose(m)
 	case protocol.TypeCheck:
 		w.check(m)
+	case protocol.TypePart:
+		w.servePart(m)
 	case protocol.TypeSimulate:
 		w.safeTool(m, w.simulate)
 	case protocol.TypeGraph:
@@ -213,6 +236,22 @@ func (w *worker) check(m protocol.Message) {
 		}
 		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &p})
 	}
+	if o.Workers <= 1 {
+		opts.Generated = codegenRuntime()
+	}
+	if o.Workers > 1 {
+		parts, err := startParts(m)
+		if err != nil {
+			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot start the parallel search's Workers: " + err.Error()})
+			return
+		}
+		defer parts.close()
+		opts.Parts = parts
+		// The helpers hold their shares of the budget; this Worker holds
+		// its own and the trail.
+		debug.SetMemoryLimit(protocol.HeapLimit(o.MemoryBytes / int64(o.Workers)))
+		hard = protocol.HardHeapLimit(o.MemoryBytes / int64(o.Workers))
+	}
 	var res *verify.Result
 	if err := safely(func() {
 		if testCrash != nil {
@@ -246,6 +285,22 @@ func (w *worker) check(m protocol.Message) {
 	}
 	stripStates(res)
 	w.post(protocol.Message{Type: protocol.TypeResult, ID: m.ID, Result: res})
+}
+
+// servePart serves part m.Part of a parallel check for the coordinator
+// that started this Worker, until it closes the part.
+func (w *worker) servePart(m protocol.Message) {
+	o := m.Options
+	debug.SetMemoryLimit(protocol.HeapLimit(o.MemoryBytes / int64(o.Workers)))
+	var err error
+	if perr := safely(func() {
+		err = verify.ServePart(context.Background(), m.Filename, []byte(m.Source), verify.Options{Options: *o}, m.Part, o.Workers, w.part.recv, w.part.send)
+	}); perr != nil {
+		err = perr
+	}
+	if err != nil {
+		w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: fmt.Sprintf("part %d: %v", m.Part, err)})
+	}
 }
 
 // safely runs f and turns a panic into an error, so that an engine bug

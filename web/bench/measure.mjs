@@ -8,6 +8,19 @@
 // responsive the page stayed during the browser run: a setInterval timer on
 // the page (every 20 ms) counts the ticks it was delivered against the ticks
 // expected over the run's wall time. Needs the web build (scripts/web-build.sh).
+//
+//   node web/bench/measure.mjs MODEL.m --workers 1,2,4 [--transport shared,message] [--symmetry off] [--repeat 3]
+//
+// measures the engine alone instead: the page starts the engine Worker
+// itself and posts the check (bfs, the given number of workers: the
+// parallel search's parts run in Web Workers of their own, talking through
+// SharedArrayBuffers when the page is cross-origin isolated, or through
+// postMessage batches with --transport message), and the native CLI runs
+// bfs with the same workers, back to back, --repeat times each. With
+// --codegen, each one-worker check also runs in a Worker started with
+// ?codegen=1: the search runs in WebAssembly generated for the model
+// (core/wasmgen) and compiled by the browser, where the generator covers
+// the model (code_gen says so; else the closures ran it, with a note).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -23,7 +36,12 @@ const memoryMB = Number(opt('--memory-mb', '1024'));
 // With --algo, both runs use that engine and the same memory budget; without
 // it, the native run is an unbudgeted exact BFS (the reference).
 const algo = opt('--algo', '');
-const model = resolve(args[0] || '/work/shared/models/cmurphi/mux/n_peterson.m');
+const workersList = opt('--workers', '');
+const transports = opt('--transport', 'shared').split(',');
+const repeat = Number(opt('--repeat', '1'));
+const codegen = args.includes('--codegen');
+if (codegen) args.splice(args.indexOf('--codegen'), 1);
+const model = resolve(args[0] || resolve(h.root, '../shared/models/cmurphi/mux/n_peterson.m'));
 const source = readFileSync(model, 'utf8');
 const TICK_MS = 20;
 
@@ -37,11 +55,88 @@ function seconds(text) {
   throw new Error('unreadable duration ' + text);
 }
 
+// nativeRun runs the CLI and returns its JSON result and wall seconds.
+function nativeRun(flags) {
+  const t0 = process.hrtime.bigint();
+  let out;
+  try {
+    out = execFileSync(resolve(h.root, 'bin/locus'), ['check', '--json', ...flags, model], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  } catch (e) {
+    if (!e.stdout) throw e;
+    out = e.stdout;
+  }
+  return { res: JSON.parse(out), wall: Number(process.hrtime.bigint() - t0) / 1e9 };
+}
+
+// engineRun posts one check to a fresh engine Worker started by the page
+// and returns its result, wall seconds and whether the page was isolated.
+async function engineRun(page, options, transport) {
+  return page.evaluate(async ({ source, filename, options, transport }) => {
+    const query = { message: '?transport=message', codegen: '?codegen=1' }[transport] || '';
+    const w = new Worker('worker.js' + query);
+    const t0 = performance.now();
+    try {
+      const result = await new Promise((resolve, reject) => {
+        w.onmessage = (e) => {
+          const m = JSON.parse(e.data);
+          if (m.type === 'result') resolve(m.result);
+          else if (m.type === 'error') reject(new Error(m.message));
+        };
+        w.onerror = (e) => reject(new Error(e.message));
+        w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
+        w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
+      });
+      return { result, wall: (performance.now() - t0) / 1000, isolated: self.crossOriginIsolated };
+    } finally {
+      w.terminate();
+    }
+  }, { source, filename: basename(model), options, transport });
+}
+
 h.requireBuild();
 execFileSync('go', ['build', '-o', 'bin/locus', './cmd/locus'], { cwd: h.root, stdio: 'inherit' });
 const srv = await h.startServer();
 const browser = await h.launch();
 const rows = [];
+if (workersList) {
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(srv.url);
+    for (const sym of symmetries) {
+      for (let k = 0; k < repeat; k++) {
+        for (const n of workersList.split(',').map(Number)) {
+          const flags = ['--algo', 'bfs', '--workers', String(n), '--symmetry', sym, '--trace', 'none'];
+          const nat = nativeRun(flags);
+          for (const transport of n > 1 ? transports : codegen ? ['-', 'codegen'] : ['-']) {
+            const options = { algorithm: 'bfs', symmetry: sym, memory_bytes: memoryMB << 20, workers: n, trace: 'none' };
+            const b = await engineRun(page, options, transport);
+            rows.push({
+              symmetry: sym,
+              workers: n,
+              transport: n > 1 ? (b.isolated && transport === 'shared' ? 'SharedArrayBuffer' : 'postMessage') : '-',
+              code_gen: b.result.code_gen || '',
+              same: nat.res.verdict === b.result.verdict && nat.res.states === b.result.states && nat.res.rules_fired === b.result.rules_fired,
+              states: b.result.states,
+              rules_fired: b.result.rules_fired,
+              native_s: +nat.res.seconds.toFixed(2),
+              native_wall_s: +nat.wall.toFixed(2),
+              browser_s: +b.result.seconds.toFixed(2),
+              browser_wall_s: +b.wall.toFixed(2),
+              browser_rules_per_s: Math.round(b.result.rules_fired / b.result.seconds),
+              browser_vs_native: +(nat.res.seconds / b.result.seconds).toFixed(2),
+            });
+            console.log(JSON.stringify(rows[rows.length - 1]));
+          }
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await srv.stop();
+  }
+  console.table(rows);
+  process.exit(0);
+}
 try {
   for (const sym of symmetries) {
     const t0 = process.hrtime.bigint();

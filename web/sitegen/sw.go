@@ -24,7 +24,9 @@ func assets(public string) ([]string, error) {
 		}
 		rel, _ := filepath.Rel(public, name)
 		rel = filepath.ToSlash(rel)
-		if d.IsDir() || strings.HasPrefix(filepath.Base(name), ".") || isBuildOutput(rel) {
+		// _headers configures the static host (Cloudflare), which does
+		// not serve it.
+		if d.IsDir() || strings.HasPrefix(filepath.Base(name), ".") || isBuildOutput(rel) || rel == "_headers" {
 			return nil
 		}
 		list = append(list, rel)

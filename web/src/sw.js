@@ -43,6 +43,29 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// Every answer carries the headers that make the page cross-origin isolated,
+// whatever server the files came from: the engine's Web Workers may then
+// share memory (SharedArrayBuffer) in a parallel check. The app loads
+// nothing from other origins, so isolation takes nothing from it.
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+function isolated(res) {
+  if (!res || res.type === 'opaque' || res.type === 'opaqueredirect' || res.status < 200) return res;
+  const headers = new Headers(res.headers);
+  let changed = false;
+  for (const [k, v] of Object.entries(ISOLATION)) {
+    if (headers.get(k) !== v) {
+      headers.set(k, v);
+      changed = true;
+    }
+  }
+  if (!changed) return res;
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 // Cache first: every file of a build is cached at install (or, for the lazy
 // ones, on first use), so the network is only asked for what is not part
 // of the app.
@@ -56,10 +79,10 @@ self.addEventListener('fetch', (event) => {
     const rel = url.pathname.slice(new URL(self.registration.scope).pathname.length);
     const hit = (await cache.match(req, { ignoreSearch: true })) ||
       (req.mode === 'navigate' || rel === 'index.html' ? await cache.match('./') : undefined);
-    if (hit) return hit;
+    if (hit) return isolated(hit);
     const res = await fetch(req);
     if (res.ok && LAZY.has(rel)) await cache.put(req, res.clone());
-    return res;
+    return isolated(res);
   })());
 });
 
@@ -77,22 +100,22 @@ function sharedLink(event) {
     event.respondWith((async () => {
       const cache = await caches.open(SHARED);
       const hit = await cache.match(req);
-      if (hit) return hit;
+      if (hit) return isolated(hit);
       const res = await fetch(req);
       if (res.ok) await cache.put(req, res.clone());
-      return res;
+      return isolated(res);
     })());
     return true;
   }
   if (req.mode === 'navigate' && rel.startsWith('s/')) {
     event.respondWith((async () => {
       try {
-        return await fetch(req);
+        return isolated(await fetch(req));
       } catch (err) {
         const shell = await (await caches.open(CACHE)).match('./');
         if (!shell) throw err;
         const page = (await shell.text()).replace(/<head>/i, '<head><base href="' + self.registration.scope + '">');
-        return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+        return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...ISOLATION } });
       }
     })());
     return true;

@@ -1,0 +1,9 @@
+package explore
+
+// SetOutboxRecords makes the outboxes of parallel searches hold k
+// successors (0: as planned) and returns what restores the plan.
+func SetOutboxRecords(k int) (restore func()) {
+	old := outboxRecords
+	outboxRecords = k
+	return func() { outboxRecords = old }
+}

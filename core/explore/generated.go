@@ -1,0 +1,314 @@
+//go:build !js || locuscodegen
+
+package explore
+
+// This file runs exact breadth-first search in WebAssembly generated for
+// the model (core/wasmgen) instead of the compiled closures, when the
+// caller gives a runtime (Options.Generated: the browser's, or wazero) and
+// the generator covers the model and the options. The generated search
+// keeps the states, the queue and the trail in its own linear memory; this
+// side admits the start states (through the module's table), follows the
+// levels, reports progress, and rebuilds counterexamples from the module's
+// trail with the closures, so results are the sequential engine's.
+//
+// Anything the generated code does not handle exactly ends the attempt
+// (the caller then runs the closures): a model or option the generator
+// does not cover, or a trap (a run-time check failed: the closures report
+// the error precisely).
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/store"
+	"github.com/locus-mc/locus/core/wasmgen"
+)
+
+// generatedSlice is how many states the module expands between progress
+// checks.
+const generatedSlice = 4096
+
+// generatedDeadlock maps the deadlock modes to the generator's.
+var generatedDeadlock = map[DeadlockMode]int{
+	DeadlockStuttering: wasmgen.DeadlockStuttering,
+	DeadlockStuck:      wasmgen.DeadlockStuck,
+	DeadlockOff:        wasmgen.DeadlockOff,
+}
+
+// generatedOK says why the generated search cannot run with opts, or "".
+func generatedOK(m *compile.Model, opts Options) string {
+	switch {
+	case opts.HashBits > 0:
+		return "hash compaction"
+	case opts.Locality:
+		return "locality"
+	case opts.MaxErrors > 1:
+		return "more than one error"
+	case newCanonicalizer(m, opts.Symmetry) != nil:
+		return "symmetry or multiset reduction"
+	}
+	return ""
+}
+
+// generatedSearch runs bfs in generated code; an *errNotGenerated means
+// the closures must do the run instead.
+func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Result, error) {
+	if why := generatedOK(m, opts); why != "" {
+		return nil, &errNotGenerated{"generated code does not cover " + why}
+	}
+	pages := uint32(0)
+	if opts.MemoryBytes > 0 {
+		pages = uint32(opts.MemoryBytes >> 16)
+		if opts.MemoryBytes>>16 > 65536 {
+			pages = 65536
+		}
+	}
+	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages})
+	if err != nil {
+		return nil, &errNotGenerated{"the code generator does not cover " + err.Error()}
+	}
+	inst, err := opts.Generated.Instantiate(mod)
+	if err != nil {
+		return nil, &errNotGenerated{"the generated module did not load: " + err.Error()}
+	}
+	defer inst.Close()
+	s, failed := newSearcher(ctx, m, opts, false)
+	if failed != nil {
+		return failed, nil
+	}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoPages+1))}
+	r, err := gs.run()
+	if err != nil {
+		return nil, err
+	}
+	r.CodeGen = opts.Generated.Name()
+	return r, nil
+}
+
+// genSearch drives one generated search.
+type genSearch struct {
+	s    *searcher
+	inst wasmgen.Instance
+	mod  *wasmgen.Module
+	info []byte
+	// levels: the level being expanded and where the next one begins.
+	level    int
+	levelEnd int64
+	pages    int64
+}
+
+// infoAt reads one counter of the last info call.
+func (gs *genSearch) infoAt(i int) int64 {
+	return int64(binary.LittleEndian.Uint64(gs.info[8*i:]))
+}
+
+func (gs *genSearch) refresh() error {
+	if _, err := gs.inst.Call("info"); err != nil {
+		return err
+	}
+	if err := gs.inst.Read(gs.mod.Stats, gs.info); err != nil {
+		return err
+	}
+	gs.pages = gs.infoAt(wasmgen.InfoPages)
+	gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
+	return nil
+}
+
+func (gs *genSearch) run() (*Result, error) {
+	s := gs.s
+	defer s.front.Close()
+	defer s.trail.Close()
+	if r, err := gs.inst.Call("init"); err != nil || r != 0 {
+		s.incomplete(&budget.ErrExhausted{Part: "generated search", Need: 1 << 16, Limit: s.b.Limit()})
+		return s.finish(), nil
+	}
+	s.visited = (*genVisited)(gs)
+	s.extraProgress = func(p *job.Progress) {
+		p.MemoryBytes += gs.pages << 16
+		p.QueueMemory += gs.infoAt(wasmgen.InfoStates) - gs.infoAt(wasmgen.InfoHead)
+	}
+	s.startStates()
+	if s.stop {
+		return gs.finish(), nil
+	}
+	if _, err := gs.inst.Call("begin"); err != nil {
+		return nil, &errNotGenerated{"the generated search failed: " + err.Error()}
+	}
+	gs.levelEnd = s.trail.Len()
+	for !s.stop {
+		st, err := gs.inst.Call("run", generatedSlice)
+		if err != nil {
+			return nil, &errNotGenerated{"the generated code stopped at a run-time check"}
+		}
+		if err := gs.refresh(); err != nil {
+			return nil, &errNotGenerated{"the generated search failed: " + err.Error()}
+		}
+		n := gs.infoAt(wasmgen.InfoStates)
+		switch st {
+		case wasmgen.StatusPause:
+			s.checkpoint()
+		case wasmgen.StatusDone:
+			return gs.finish(), nil
+		case wasmgen.StatusLevel:
+			gs.addLevel(n)
+			gs.level++
+			gs.levelEnd = n
+			if s.opts.Bound > 0 && gs.level >= s.opts.Bound {
+				s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
+				return gs.finish(), nil
+			}
+			s.checkpoint()
+		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
+			gs.addLevel(n)
+			if err := gs.violation(st); err != nil {
+				return nil, err
+			}
+			return gs.finish(), nil
+		case wasmgen.StatusMemory:
+			gs.addLevel(n)
+			s.incomplete(&budget.ErrExhausted{Part: "generated search's memory", Need: 1 << 16, Limit: s.opts.MemoryBytes})
+			return gs.finish(), nil
+		default:
+			return nil, &errNotGenerated{fmt.Sprintf("the generated search returned status %d", st)}
+		}
+	}
+	return gs.finish(), nil
+}
+
+// addLevel counts the states found so far beyond the current level.
+func (gs *genSearch) addLevel(n int64) {
+	s := gs.s
+	if k := n - gs.levelEnd; k > 0 {
+		d := gs.level + 1
+		for len(s.res.LevelSizes) <= d {
+			s.res.LevelSizes = append(s.res.LevelSizes, 0)
+		}
+		s.res.LevelSizes[d] = k
+		if d > s.res.Depth {
+			s.res.Depth = d
+		}
+	}
+}
+
+// violation reports the module's invariant failure or deadlock, with a
+// counterexample rebuilt from its trail.
+func (gs *genSearch) violation(st uint64) error {
+	s := gs.s
+	head := gs.infoAt(wasmgen.InfoHead)
+	if err := gs.loadTrail(gs.infoAt(wasmgen.InfoStates)); err != nil {
+		return &errNotGenerated{"the generated trail could not be read: " + err.Error()}
+	}
+	if st == wasmgen.StatusDeadlock {
+		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, head, -1, nil)
+		return nil
+	}
+	bad := make([]int64, s.m.NumSlots)
+	buf := make([]byte, 8*len(bad))
+	if err := gs.inst.Read(gs.mod.Work, buf); err != nil {
+		return &errNotGenerated{"the violating state could not be read: " + err.Error()}
+	}
+	for i := range bad {
+		bad[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
+	}
+	v, _ := admissibility(s.mc, s.m, bad)
+	inv := gs.infoAt(wasmgen.InfoInvariant)
+	if v == nil || v.Kind != "invariant" || v.Name != s.m.Invariants[inv].Name {
+		return &errNotGenerated{"the generated invariant check disagrees with the closures"}
+	}
+	s.violation(v, head, int32(gs.infoAt(wasmgen.InfoRule)), bad)
+	return nil
+}
+
+// loadTrail appends the module's trail records from the trail's length
+// to n (every state the module added).
+func (gs *genSearch) loadTrail(n int64) error {
+	t := gs.s.trail
+	rec := gs.mod.RecordBytes
+	const chunk = 1 << 14 // the module's records per chunk
+	buf := make([]byte, chunk*rec)
+	for id := t.Len(); id < n; {
+		at, err := gs.inst.Call("record", uint64(id))
+		if err != nil {
+			return err
+		}
+		k := chunk - id%chunk
+		if k > n-id {
+			k = n - id
+		}
+		b := buf[:k*int64(rec)]
+		if err := gs.inst.Read(uint32(at), b); err != nil {
+			return err
+		}
+		for j := int64(0); j < k; j++ {
+			r := b[j*int64(rec):]
+			parent := int64(binary.LittleEndian.Uint32(r[rec-8:]))
+			if parent == wasmgen.NoParent {
+				parent = -1
+			}
+			if _, err := t.Append(parent, binary.LittleEndian.Uint32(r[rec-4:])); err != nil {
+				return err
+			}
+		}
+		id += k
+	}
+	return nil
+}
+
+func (gs *genSearch) finish() *Result {
+	if err := gs.refresh(); err == nil {
+		gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
+	}
+	r := gs.s.finish()
+	r.PeakBytes += gs.pages << 16
+	r.VisitedBytes = gs.pages << 16
+	return r
+}
+
+// genVisited is the module's table seen as a visited set, for the start
+// states (and the counts at the end).
+type genVisited genSearch
+
+func (v *genVisited) Find(s []byte, h uint64) (bool, int64, uint64) {
+	if err := v.inst.Write(v.mod.Pack, s); err != nil {
+		panic(err)
+	}
+	id, err := v.inst.Call("find", h)
+	if err != nil {
+		panic(err)
+	}
+	if int32(id) < 0 {
+		return false, -1, 0
+	}
+	return true, int64(int32(id)), 0
+}
+
+func (v *genVisited) Insert(_ uint64, s []byte, h uint64, id int64, _ int) error {
+	// Find just wrote s to the pack buffer and set the slot.
+	r, err := v.inst.Call("insert", h, wasmgen.NoParent, 0)
+	if err != nil {
+		return err
+	}
+	if r != 0 {
+		return &budget.ErrExhausted{Part: "generated search's memory", Need: 1 << 16, Limit: v.s.opts.MemoryBytes}
+	}
+	return nil
+}
+
+func (v *genVisited) Len() int64 {
+	gs := (*genSearch)(v)
+	gs.refresh()
+	return gs.infoAt(wasmgen.InfoStates)
+}
+
+func (v *genVisited) Bytes() int64 { return v.pages << 16 }
+
+func (v *genVisited) Stats() store.VisitedStats {
+	return store.VisitedStats{Kind: store.KindExact, Inserted: v.Len()}
+}
+
+func (v *genVisited) Release() {}

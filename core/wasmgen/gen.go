@@ -1,0 +1,787 @@
+// Package wasmgen compiles a Murphi model to a WebAssembly module at run
+// time: the rules' guards and bodies, the invariants and assumptions, and a
+// breadth-first search over them (unpack, expand, pack, hash, probe, queue),
+// so that a browser's (or wazero's) compiler turns the model itself into
+// machine code instead of interpreting core/compile's closures through Go's
+// wasm output.
+//
+// The generator covers a subset of the language: the one the benchmark
+// models use (simple types, records, arrays, rulesets, procedures,
+// quantifiers, for loops with constant bounds, if, switch, alias, clear,
+// undefine, assert, error). A model outside it is refused with an
+// *Unsupported error, and the caller runs the closures instead.
+//
+// The generated code follows core/compile's semantics on every path that
+// raises no run-time error, and traps (wasm's unreachable) whenever the
+// closures would raise one, and possibly more often: a trap makes the
+// caller redo the run with the closures, which report the error exactly.
+// So a trap can cost time, never correctness.
+package wasmgen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// Unsupported is a construct the generator does not cover.
+type Unsupported struct {
+	Pos  murphi.Position
+	What string
+}
+
+func (e *Unsupported) Error() string {
+	if e.Pos.Line > 0 {
+		return fmt.Sprintf("%s: %s", e.Pos, e.What)
+	}
+	return e.What
+}
+
+// undef is the slot value of an undefined leaf (signed models only).
+const undef = math.MinInt64
+
+// stepLimit and loopLimit are the closures' run-time bounds; code that
+// could reach them is not generated.
+const (
+	stepLimit = compile.DefaultStepLimit
+	loopLimit = compile.MaxLoopIterations
+)
+
+type bindKind uint8
+
+const (
+	bConst bindKind = iota // a constant value
+	bState                 // a state variable's first slot (in the unit's state)
+	bPlace                 // a place fixed when the binding was made
+)
+
+type binding struct {
+	kind bindKind
+	v    int64
+	slot int
+	pl   place
+}
+
+// place is a designator: its byte address, known when generating (static)
+// or computed by code (dyn pushes it as an i32).
+type place struct {
+	static bool
+	addr   uint32
+	dyn    func(u *unit)
+	typ    *murphi.Type
+}
+
+func (p place) push(u *unit) {
+	if p.static {
+		u.f.i32Const(int32(p.addr))
+		return
+	}
+	p.dyn(u)
+}
+
+// offset returns the place k slots further.
+func (p place) offset(k int) place {
+	if k == 0 {
+		return p
+	}
+	if p.static {
+		p.addr += uint32(8 * k)
+		return p
+	}
+	d := p.dyn
+	p.dyn = func(u *unit) {
+		d(u)
+		u.f.i32Const(int32(8 * k))
+		u.f.i32Add()
+	}
+	return p
+}
+
+// gen holds what the whole module's generation shares.
+type gen struct {
+	m     *compile.Model
+	ck    *murphi.Checked
+	info  *murphi.Info
+	env   map[*murphi.Object]binding
+	mod   *module
+	lay   layout
+	frame int // slots of the largest frame
+}
+
+func (g *gen) fail(pos murphi.Pos, format string, args ...any) {
+	var at murphi.Position
+	if pos != murphi.NoPos {
+		at = g.m.Position(pos)
+	}
+	panic(&Unsupported{Pos: at, What: fmt.Sprintf(format, args...)})
+}
+
+// unit generates one function: a guard, a body, a property.
+type unit struct {
+	g        *gen
+	f        *fn
+	state    uint32 // byte address of the state slots the unit works on
+	frameTop int
+	tmp      uint32 // a scratch i64 local for checked reads
+	depth    int    // wasm blocks open at statement level
+	retDepth int    // depth of the block a return leaves
+	inline   []*murphi.ProcDecl
+	weight   uint64 // iterations of the enclosing loops
+	steps    uint64 // loop iterations and calls, at most, per execution
+	inRule   bool   // a rule body: an assume statement returns status 2
+	// quantExit is the depth of the outermost loop's exit block of the
+	// quantified expression being generated.
+	quantExit int
+}
+
+func (g *gen) newUnit(f *fn, state uint32) *unit {
+	return &unit{g: g, f: f, state: state, tmp: f.local(i64), weight: 1}
+}
+
+// alloc reserves n frame slots and returns the first.
+func (u *unit) alloc(n int) int {
+	off := u.frameTop
+	u.frameTop += n
+	if u.frameTop > u.g.frame {
+		u.g.frame = u.frameTop
+	}
+	return off
+}
+
+func (u *unit) frameAddr(slot int) uint32 { return u.g.lay.frame + uint32(8*slot) }
+
+// step counts n iterations (or calls) at the current nesting.
+func (u *unit) step(n uint64, pos murphi.Pos) {
+	if n > loopLimit {
+		u.g.fail(pos, "a loop of %d iterations (more than %d)", n, loopLimit)
+	}
+	u.steps += u.weight * n
+	if u.weight > stepLimit || u.steps > stepLimit {
+		u.g.fail(pos, "loops that may run more than %d iterations per rule", stepLimit)
+	}
+}
+
+// trapIf traps when the i32 on the stack is non-zero.
+func (u *unit) trapIf() {
+	u.f.if_()
+	u.f.unreachable()
+	u.f.end()
+}
+
+// ---------------------------------------------------------------------------
+// Designators
+
+func (u *unit) place(x murphi.Expr) place {
+	g := u.g
+	tv := g.info.Types[x]
+	switch x := x.(type) {
+	case *murphi.ParenExpr:
+		return u.place(x.X)
+	case *murphi.Ident:
+		b, ok := g.env[x.Obj]
+		if !ok {
+			g.fail(x.Pos(), "%s has no storage", x.Name)
+		}
+		switch b.kind {
+		case bState:
+			return place{static: true, addr: u.state + uint32(8*b.slot), typ: tv.Type}
+		case bPlace:
+			p := b.pl
+			p.typ = tv.Type
+			return p
+		}
+		g.fail(x.Pos(), "%s is not a variable", x.Name)
+	case *murphi.FieldExpr:
+		base := u.place(x.X)
+		i := base.typ.FieldIndex(x.Field.Name)
+		p := base.offset(compile.FieldOffset(base.typ, i))
+		p.typ = base.typ.Fields[i].Type
+		return p
+	case *murphi.IndexExpr:
+		base := u.place(x.X)
+		if base.typ.Kind != murphi.TArray {
+			g.fail(x.Pos(), "indexing a %s", base.typ)
+		}
+		it := base.typ.Index
+		if it.Kind == murphi.TUnion {
+			g.fail(x.Pos(), "an array indexed by a union type")
+		}
+		size := compile.SlotSize(base.typ.Elem)
+		elem := base.typ.Elem
+		if v, ok := u.constant(x.Index); ok {
+			k := v - it.Lo
+			if uint64(k) >= it.Count() {
+				// Always out of range: the closures raise an error.
+				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem}
+			}
+			p := base.offset(int(k) * size)
+			p.typ = elem
+			return p
+		}
+		if b, ok := u.constIdent(x.Index); ok {
+			k := b - it.Lo
+			if uint64(k) >= it.Count() {
+				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem}
+			}
+			p := base.offset(int(k) * size)
+			p.typ = elem
+			return p
+		}
+		lo, count := it.Lo, it.Count()
+		idx := x.Index
+		return place{typ: elem, dyn: func(u *unit) {
+			f := u.f
+			k := f.local(i64)
+			base.push(u)
+			u.expr(idx)
+			f.i64Const(lo)
+			f.i64Sub()
+			f.tee(k)
+			f.i64Const(int64(count))
+			f.i64GeU()
+			u.trapIf()
+			f.get(k)
+			f.i32WrapI64()
+			f.i32Const(int32(8 * size))
+			f.i32Mul()
+			f.i32Add()
+		}}
+	}
+	g.fail(x.Pos(), "%s is not a designator the generator covers", murphi.ExprString(x))
+	return place{}
+}
+
+// constant returns the value of x if it is a constant that skips nothing
+// that runs: the checker also folds x*0, 0*x, 0/x and 0%x when x is not
+// constant, but a rule still evaluates x, and reading it may fail (as
+// core/compile's constant).
+func (u *unit) constant(x murphi.Expr) (int64, bool) {
+	tv := u.g.info.Types[x]
+	if !tv.Const || tv.Type == nil || !tv.Type.IsSimple() {
+		return 0, false
+	}
+	found := false
+	murphi.Inspect(x, func(n murphi.Node) bool {
+		if b, ok := n.(*murphi.BinaryExpr); ok && (b.Op == murphi.MUL || b.Op == murphi.QUO || b.Op == murphi.REM) {
+			if !u.g.info.Types[b.X].Const || !u.g.info.Types[b.Y].Const {
+				found = true
+			}
+		}
+		return !found
+	})
+	if found {
+		return 0, false
+	}
+	return tv.Value, true
+}
+
+// constIdent reports the value of x if it names a constant binding (a
+// ruleset parameter).
+func (u *unit) constIdent(x murphi.Expr) (int64, bool) {
+	for {
+		p, ok := x.(*murphi.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	id, ok := x.(*murphi.Ident)
+	if !ok {
+		return 0, false
+	}
+	if id.Obj.Kind == murphi.ObjConst {
+		return id.Obj.Value, true
+	}
+	b, ok := u.g.env[id.Obj]
+	return b.v, ok && b.kind == bConst
+}
+
+// read pushes the value of a scalar place, trapping if it is undefined.
+func (u *unit) read(p place) {
+	f := u.f
+	p.push(u)
+	f.i64Load(0)
+	f.tee(u.tmp)
+	f.i64Const(undef)
+	f.i64Eq()
+	u.trapIf()
+	f.get(u.tmp)
+}
+
+// ---------------------------------------------------------------------------
+// Scalar expressions push an i64.
+
+func (u *unit) expr(x murphi.Expr) {
+	g := u.g
+	f := u.f
+	tv := g.info.Types[x]
+	if v, ok := u.constant(x); ok {
+		f.i64Const(v)
+		return
+	}
+	if tv.Type != nil && tv.Type.Kind == murphi.TUnion {
+		g.fail(x.Pos(), "a value of a union type")
+	}
+	if tv.Type != nil && tv.Type.Kind == murphi.TBool && condNative(x) {
+		u.cond(x)
+		f.i64ExtendI32U()
+		return
+	}
+	switch x := x.(type) {
+	case *murphi.ParenExpr:
+		u.expr(x.X)
+		return
+	case *murphi.Ident:
+		if v, ok := u.constIdent(x); ok {
+			f.i64Const(v)
+			return
+		}
+		u.read(u.place(x))
+		return
+	case *murphi.IntLit:
+		f.i64Const(int64(x.Value))
+		return
+	case *murphi.IndexExpr, *murphi.FieldExpr:
+		u.read(u.place(x))
+		return
+	case *murphi.UnaryExpr:
+		switch x.Op {
+		case murphi.ADD:
+			u.expr(x.X)
+			return
+		case murphi.SUB:
+			t := f.local(i64)
+			u.expr(x.X)
+			f.tee(t)
+			f.i64Const(math.MinInt64)
+			f.i64Eq()
+			u.trapIf()
+			f.i64Const(0)
+			f.get(t)
+			f.i64Sub()
+			return
+		case murphi.TILDE:
+			u.expr(x.X)
+			f.i64Const(-1)
+			f.i64Xor()
+			return
+		}
+	case *murphi.BinaryExpr:
+		u.binary(x)
+		return
+	case *murphi.CondExpr:
+		u.cond(x.Cond)
+		f.ifResult(i64)
+		u.expr(x.Then)
+		f.else_()
+		u.expr(x.Else)
+		f.end()
+		return
+	}
+	g.fail(x.Pos(), "the expression %s", murphi.ExprString(x))
+}
+
+func (u *unit) binary(x *murphi.BinaryExpr) {
+	f := u.f
+	a, b, r := f.local(i64), f.local(i64), f.local(i64)
+	u.expr(x.X)
+	f.set(a)
+	u.expr(x.Y)
+	f.set(b)
+	switch x.Op {
+	case murphi.ADD, murphi.SUB:
+		f.get(a)
+		f.get(b)
+		if x.Op == murphi.ADD {
+			f.i64Add()
+			f.set(r)
+			// (a^r)&(b^r) < 0: the sign flipped against both operands.
+			f.get(a)
+			f.get(r)
+			f.i64Xor()
+			f.get(b)
+			f.get(r)
+			f.i64Xor()
+		} else {
+			f.i64Sub()
+			f.set(r)
+			// (a^b)&(a^r) < 0
+			f.get(a)
+			f.get(b)
+			f.i64Xor()
+			f.get(a)
+			f.get(r)
+			f.i64Xor()
+		}
+		f.i64And()
+		f.i64Const(0)
+		f.i64LtS()
+		u.trapIf()
+		f.get(r)
+	case murphi.MUL:
+		f.get(a)
+		f.get(b)
+		f.i64Mul()
+		f.set(r)
+		// Overflow iff b != 0 and (r/b != a, or a = -1 and b = MinInt64, or
+		// b = -1 and a = MinInt64). r/b itself traps on MinInt64 / -1.
+		f.get(b)
+		f.i64Eqz()
+		f.i32Eqz()
+		f.if_()
+		f.get(a)
+		f.i64Const(math.MinInt64)
+		f.i64Eq()
+		f.get(a)
+		f.i64Const(-1)
+		f.i64Eq()
+		f.i32Or()
+		f.get(b)
+		f.i64Const(math.MinInt64)
+		f.i64Eq()
+		f.get(b)
+		f.i64Const(-1)
+		f.i64Eq()
+		f.i32Or()
+		f.i32Or()
+		u.trapIf() // conservative: trap on every product with -1 or MinInt64
+		f.get(r)
+		f.get(b)
+		f.i64DivS()
+		f.get(a)
+		f.i64Ne()
+		u.trapIf()
+		f.end()
+		f.get(r)
+	case murphi.QUO:
+		f.get(a)
+		f.get(b)
+		f.i64DivS() // traps on 0 and on MinInt64 / -1, as the closures fail
+	case murphi.REM:
+		f.get(a)
+		f.get(b)
+		f.i64RemS() // traps on 0; x % -1 = 0, as the closures
+	case murphi.XOR, murphi.AND, murphi.OR:
+		if x.Logical {
+			u.g.fail(x.Pos(), "logical %s as a value", x.Op)
+		}
+		f.get(a)
+		f.get(b)
+		switch x.Op {
+		case murphi.XOR:
+			f.i64Xor()
+		case murphi.AND:
+			f.i64And()
+		default:
+			f.i64Or()
+		}
+	default:
+		u.g.fail(x.Pos(), "the operator %s", x.Op)
+	}
+}
+
+// condNative reports whether cond compiles x itself (as core/compile).
+func condNative(x murphi.Expr) bool {
+	switch x := x.(type) {
+	case *murphi.UnaryExpr:
+		return x.Op == murphi.NOT
+	case *murphi.BinaryExpr:
+		switch x.Op {
+		case murphi.LAND, murphi.LOR, murphi.IMPLIES, murphi.EQL, murphi.NEQ,
+			murphi.LSS, murphi.LEQ, murphi.GTR, murphi.GEQ:
+			return true
+		case murphi.AND, murphi.OR:
+			return x.Logical
+		}
+	case *murphi.QuantExpr, *murphi.IsUndefinedExpr, *murphi.IsMemberExpr:
+		return true
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// Conditions push an i32 (0 or 1).
+
+func (u *unit) cond(x murphi.Expr) {
+	g := u.g
+	f := u.f
+	if v, ok := u.constant(x); ok {
+		if v != 0 {
+			f.i32Const(1)
+		} else {
+			f.i32Const(0)
+		}
+		return
+	}
+	switch x := x.(type) {
+	case *murphi.ParenExpr:
+		u.cond(x.X)
+		return
+	case *murphi.UnaryExpr:
+		if x.Op == murphi.NOT {
+			u.cond(x.X)
+			f.i32Eqz()
+			return
+		}
+	case *murphi.BinaryExpr:
+		if u.condBinary(x) {
+			return
+		}
+	case *murphi.QuantExpr:
+		u.quantExpr(x)
+		return
+	case *murphi.IsUndefinedExpr:
+		p := u.place(x.X)
+		if !p.typ.IsSimple() {
+			g.fail(x.Pos(), "isundefined of an aggregate")
+		}
+		p.push(u)
+		f.i64Load(0)
+		f.i64Const(undef)
+		f.i64Eq()
+		return
+	case *murphi.IsMemberExpr:
+		mt := u.memberType(x.Type)
+		t := f.local(i64)
+		u.expr(x.X)
+		f.tee(t)
+		f.i64Const(mt.Lo)
+		f.i64GeS()
+		f.get(t)
+		f.i64Const(mt.Hi)
+		f.i64LeS()
+		f.i32And()
+		return
+	}
+	u.expr(x)
+	f.i64Const(0)
+	f.i64Ne()
+}
+
+func (u *unit) memberType(t murphi.TypeExpr) *murphi.Type {
+	switch t := t.(type) {
+	case *murphi.NamedType:
+		if t.Name.Obj != nil && t.Name.Obj.Type.Kind != murphi.TUnion {
+			return t.Name.Obj.Type
+		}
+	case *murphi.BooleanType:
+		return murphi.BoolType
+	}
+	u.g.fail(t.Pos(), "ismember of this type")
+	return nil
+}
+
+func (u *unit) condBinary(x *murphi.BinaryExpr) bool {
+	f := u.f
+	switch x.Op {
+	case murphi.LAND, murphi.AND, murphi.LOR, murphi.OR, murphi.IMPLIES:
+		if (x.Op == murphi.AND || x.Op == murphi.OR) && !x.Logical {
+			return false
+		}
+		u.cond(x.X)
+		f.ifResult(i32)
+		switch x.Op {
+		case murphi.LOR, murphi.OR:
+			f.i32Const(1)
+			f.else_()
+			u.cond(x.Y)
+		case murphi.IMPLIES:
+			u.cond(x.Y)
+			f.else_()
+			f.i32Const(1)
+		default:
+			u.cond(x.Y)
+			f.else_()
+			f.i32Const(0)
+		}
+		f.end()
+		return true
+	case murphi.EQL, murphi.NEQ:
+		if !u.g.info.Types[x.X].Type.IsSimple() {
+			u.aggregateEq(x)
+			return true
+		}
+		fallthrough
+	case murphi.LSS, murphi.LEQ, murphi.GTR, murphi.GEQ:
+		u.expr(x.X)
+		u.expr(x.Y)
+		switch x.Op {
+		case murphi.EQL:
+			f.i64Eq()
+		case murphi.NEQ:
+			f.i64Ne()
+		case murphi.LSS:
+			f.i64LtS()
+		case murphi.LEQ:
+			f.i64LeS()
+		case murphi.GTR:
+			f.i64GtS()
+		default:
+			f.i64GeS()
+		}
+		return true
+	}
+	return false
+}
+
+// aggregateEq compares records or arrays slot by slot, undefined slots
+// included (as the closures).
+func (u *unit) aggregateEq(x *murphi.BinaryExpr) {
+	f := u.f
+	n := compile.SlotSize(u.g.info.Types[x.X].Type)
+	pa, pb := u.aggregate(x.X), u.aggregate(x.Y)
+	a, b := f.local(i32), f.local(i32)
+	pa.push(u)
+	f.set(a)
+	pb.push(u)
+	f.set(b)
+	f.i32Const(1)
+	for i := 0; i < n; i++ {
+		f.get(a)
+		f.i64Load(uint32(8 * i))
+		f.get(b)
+		f.i64Load(uint32(8 * i))
+		f.i64Eq()
+		f.i32And()
+	}
+	if x.Op == murphi.NEQ {
+		f.i32Eqz()
+	}
+}
+
+// aggregate returns the place of an aggregate-valued expression.
+func (u *unit) aggregate(x murphi.Expr) place {
+	if p, ok := x.(*murphi.ParenExpr); ok {
+		return u.aggregate(p.X)
+	}
+	if !u.g.info.Types[x].Addressable {
+		u.g.fail(x.Pos(), "an aggregate value that is not a variable")
+	}
+	return u.place(x)
+}
+
+// quantValues returns the bounds of a quantifier with constant bounds and
+// step 1 (typed quantifiers, or ranges written with constants).
+func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64) {
+	g := u.g
+	if q.Type != nil {
+		t := q.Name.Obj.Type
+		if t.Kind == murphi.TUnion {
+			g.fail(q.Pos(), "a quantifier over a union type")
+		}
+		return t.Lo, t.Hi
+	}
+	from, ok1 := u.constOf(q.From)
+	to, ok2 := u.constOf(q.To)
+	by, ok3 := int64(1), true
+	if q.By != nil {
+		by, ok3 = u.constOf(q.By)
+	}
+	if !ok1 || !ok2 || !ok3 || by != 1 {
+		g.fail(q.Pos(), "a loop whose bounds are not constants, or whose step is not 1")
+	}
+	return from, to
+}
+
+// constOf returns the value of x if it is constant.
+func (u *unit) constOf(x murphi.Expr) (int64, bool) {
+	if v, ok := u.constant(x); ok {
+		return v, true
+	}
+	return u.constIdent(x)
+}
+
+// loop runs body for each value of q, stored in a fresh frame slot bound
+// to q's name. body gets the depth of the loop's exit block and, for
+// expressions, may branch there.
+func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
+	f := u.f
+	lo, hi := u.quantValues(q)
+	if lo > hi {
+		return // no iteration (the closures' loop runs none either)
+	}
+	count := uint64(hi-lo) + 1
+	u.step(count, q.Pos())
+	saveW := u.weight
+	u.weight *= count
+	slot := u.alloc(1)
+	old, had := u.g.env[q.Name.Obj]
+	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: place{static: true, addr: u.frameAddr(slot)}}
+	v := f.local(i64)
+	f.i64Const(lo)
+	f.set(v)
+	f.block()
+	u.depth++
+	exit := u.depth
+	f.loop()
+	u.depth++
+	f.i32Const(int32(u.frameAddr(slot)))
+	f.get(v)
+	f.i64Store(0)
+	body(exit)
+	f.get(v)
+	f.i64Const(hi)
+	f.i64Eq()
+	f.brIf(uint32(u.depth - exit))
+	f.get(v)
+	f.i64Const(1)
+	f.i64Add()
+	f.set(v)
+	f.br(0)
+	f.end()
+	f.end()
+	u.depth -= 2
+	u.weight = saveW
+	if had {
+		u.g.env[q.Name.Obj] = old
+	} else {
+		delete(u.g.env, q.Name.Obj)
+	}
+}
+
+// quantExpr evaluates forall / exists, stopping at the first deciding value.
+func (u *unit) quantExpr(x *murphi.QuantExpr) {
+	f := u.f
+	mark := u.frameTop
+	forall := x.Op == murphi.FORALL
+	r := f.local(i32)
+	if forall {
+		f.i32Const(1)
+	} else {
+		f.i32Const(0)
+	}
+	f.set(r)
+	var build func(i int)
+	build = func(i int) {
+		if i == len(x.Quants) {
+			// Deciding value: leave every loop with r set.
+			u.cond(x.Body)
+			if forall {
+				f.i32Eqz()
+			}
+			f.if_()
+			if forall {
+				f.i32Const(0)
+			} else {
+				f.i32Const(1)
+			}
+			f.set(r)
+			f.br(uint32(u.depth + 1 - u.quantExit))
+			f.end()
+			return
+		}
+		u.loop(x.Quants[i], func(exit int) {
+			if i == 0 {
+				u.quantExit = exit
+			}
+			build(i + 1)
+		})
+	}
+	saveExit := u.quantExit
+	build(0)
+	u.quantExit = saveExit
+	u.frameTop = mark
+	f.get(r)
+}

@@ -1,0 +1,176 @@
+package wasmgen
+
+// This file expands rulesets into rule instances in core/compile's order
+// and generates a function per rule instance and property.
+
+import (
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/murphi"
+)
+
+// Status of a rule function.
+const (
+	ruleDisabled  = 0
+	ruleFired     = 1
+	statusAssumed = 2 // an assume statement failed: enabled, no successor
+)
+
+// instance is one rule instance or property: its declaration and the
+// ruleset parameter values it was expanded with.
+type instance struct {
+	decl   murphi.Decl
+	params []paramValue
+}
+
+type paramValue struct {
+	obj *murphi.Object
+	v   int64
+}
+
+// expand lists the rule instances and properties in core/compile's order
+// (declarations in order; ruleset quantifiers first-declared outermost,
+// each from least to greatest value).
+func (g *gen) expand() (rules, invariants, assumes []instance) {
+	var walk func(d murphi.Decl, params []paramValue)
+	walk = func(d murphi.Decl, params []paramValue) {
+		switch d := d.(type) {
+		case *murphi.SimpleRule:
+			if d.HasPriority {
+				g.fail(d.Pos(), "rule priorities")
+			}
+			rules = append(rules, instance{d, params})
+		case *murphi.StartState:
+			// Start states run in the closures.
+		case *murphi.PropertyRule:
+			switch d.Kind {
+			case murphi.INVARIANT:
+				invariants = append(invariants, instance{d, params})
+			case murphi.ASSUME:
+				assumes = append(assumes, instance{d, params})
+			default:
+				g.fail(d.Pos(), "cover and liveness properties")
+			}
+		case *murphi.Ruleset:
+			var quant func(qs []*murphi.Quantifier, params []paramValue)
+			quant = func(qs []*murphi.Quantifier, params []paramValue) {
+				if len(qs) == 0 {
+					for _, r := range d.Rules {
+						walk(r, params)
+					}
+					return
+				}
+				q := qs[0]
+				if q.Type == nil {
+					g.fail(q.Pos(), "a ruleset parameter over a range")
+				}
+				t := q.Name.Obj.Type
+				if t.Kind == murphi.TUnion {
+					g.fail(q.Pos(), "a ruleset parameter over a union")
+				}
+				for _, v := range compile.IndexValues(t) {
+					quant(qs[1:], append(append([]paramValue(nil), params...), paramValue{q.Name.Obj, v}))
+				}
+			}
+			quant(d.Quants, params)
+		case *murphi.AliasRule:
+			g.fail(d.Pos(), "alias rules")
+		case *murphi.ChooseRule:
+			g.fail(d.Pos(), "choose rules")
+		}
+	}
+	for _, d := range g.ck.Model.Decls {
+		switch d.(type) {
+		case *murphi.ConstDecl, *murphi.TypeDecl, *murphi.VarDecl, *murphi.ProcDecl:
+			continue
+		}
+		walk(d, nil)
+	}
+	return rules, invariants, assumes
+}
+
+// bindParams binds ruleset parameters as constants.
+func (g *gen) bindParams(params []paramValue) func() {
+	for _, p := range params {
+		g.env[p.obj] = binding{kind: bConst, v: p.v}
+	}
+	return func() {
+		for _, p := range params {
+			delete(g.env, p.obj)
+		}
+	}
+}
+
+// ruleFunc generates a rule instance's function: the guard on the current
+// state; if it holds, the current state copied to the working state and
+// the body run on it. It returns ruleDisabled, ruleFired or statusAssumed.
+func (g *gen) ruleFunc(in instance) *fn {
+	d := in.decl.(*murphi.SimpleRule)
+	defer g.bindParams(in.params)()
+	f := g.mod.newFunc(nil, []byte{i32})
+	if d.Guard != nil {
+		gu := g.newUnit(f, g.lay.cur)
+		gu.cond(d.Guard)
+		f.i32Eqz()
+		f.if_()
+		f.i32Const(ruleDisabled)
+		f.return_()
+		f.end()
+	}
+	f.i32Const(int32(g.lay.work))
+	f.i32Const(int32(g.lay.cur))
+	f.i32Const(int32(8 * g.m.NumSlots))
+	f.memoryCopy()
+	bu := g.newUnit(f, g.lay.work)
+	bu.inRule = true
+	restore := bu.bindLocals(d.Decls)
+	f.block()
+	bu.depth = 1
+	bu.retDepth = 1
+	bu.stmts(d.Body)
+	f.end()
+	restore()
+	f.i32Const(ruleFired)
+	return f
+}
+
+// propFunc generates a property's function on the working state: 1 if it
+// holds, else 0.
+func (g *gen) propFunc(in instance) *fn {
+	d := in.decl.(*murphi.PropertyRule)
+	defer g.bindParams(in.params)()
+	f := g.mod.newFunc(nil, []byte{i32})
+	u := g.newUnit(f, g.lay.work)
+	u.cond(d.Cond)
+	return f
+}
+
+// checkModel refuses what the search code does not cover.
+func (g *gen) checkModel() {
+	m := g.m
+	switch {
+	case g.ck.Unsigned:
+		g.fail(murphi.NoPos, "unsigned (64-bit) arithmetic")
+	case len(m.Multisets) > 0:
+		g.fail(murphi.NoPos, "multisets")
+	case len(m.Covers) > 0 || len(m.Liveness) > 0 || len(m.CoverStmts) > 0:
+		g.fail(murphi.NoPos, "cover and liveness properties")
+	case m.HasPriorities:
+		g.fail(murphi.NoPos, "rule priorities")
+	}
+	for i := range m.Leaves {
+		if m.Leaves[i].Kind != compile.LeafRange || m.Leaves[i].Bits > 56 {
+			g.fail(murphi.NoPos, "state leaves of union types or of more than 56 bits")
+		}
+	}
+	murphi.Inspect(g.ck.Model, func(n murphi.Node) bool {
+		switch n := n.(type) {
+		case *murphi.WhileStmt:
+			g.fail(n.Pos(), "while loops")
+		case *murphi.ProcDecl:
+			if n.IsFunc {
+				g.fail(n.Pos(), "functions")
+			}
+		}
+		return true
+	})
+}

@@ -1,0 +1,31 @@
+package wasmgen
+
+// Instance is an instantiated generated module.
+type Instance interface {
+	// Call calls an exported function and returns its result (0 if it has
+	// none); an error means the call trapped, or the host failed.
+	Call(name string, args ...uint64) (uint64, error)
+	// Read copies len(b) bytes of linear memory at addr into b.
+	Read(addr uint32, b []byte) error
+	// Write copies b into linear memory at addr.
+	Write(addr uint32, b []byte) error
+	// Close releases the instance.
+	Close()
+}
+
+// Runtime instantiates generated modules: the browser's WebAssembly
+// (wasm/worker) or wazero natively (wazerorun).
+type Runtime interface {
+	Instantiate(m *Module) (Instance, error)
+	// Name says which runtime it is, for notes.
+	Name() string
+}
+
+// Signature is an exported function's: whether each parameter is an i64
+// (else an i32), how many results it has and whether the first is an i64.
+// A host that passes JavaScript values needs it (an i64 is a BigInt).
+type Signature struct {
+	Params   []bool
+	Results  int
+	Result64 bool
+}
