@@ -106,6 +106,11 @@ func closureSearch(ctx context.Context, m *compile.Model, opts Options, lifo boo
 		s.visited = store.ExactSet{Exact: t}
 		s.exhaustedHint = func(error) string { return exactHint(s) }
 	}
+	// The trail appends between insertions, so it mostly meets the limit
+	// first and spills; where the set meets it first, the trail spills
+	// then. Without this a run could fail under a budget a little larger
+	// than one under which it passes.
+	s.full = func(error) bool { return spillTrail(s.trail) }
 	if opts.Locality && !lifo {
 		s.locality = newLocalityStats(s)
 	}

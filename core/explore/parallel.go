@@ -289,8 +289,7 @@ func (p *parallel) trailRoom() func() bool {
 	return func() bool {
 		mu.Lock()
 		defer mu.Unlock()
-		held := t.MemoryBytes()
-		return t.Spill() == nil && t.MemoryBytes() < held
+		return spillTrail(t)
 	}
 }
 

@@ -698,3 +698,11 @@ func (s *searcher) violation(v *Violation, parent int64, rule int32, bad []int64
 func runtimeViolation(e *compile.RuntimeError) *Violation {
 	return &Violation{Kind: e.Kind, Name: e.Name, Msg: e.Msg, Pos: e.Pos}
 }
+
+// spillTrail sends the trail's full chunks to storage and reports whether
+// that freed memory: room for a visited set that met the budget before
+// the trail did.
+func spillTrail(t *trail.Trail) bool {
+	held := t.MemoryBytes()
+	return t.Spill() == nil && t.MemoryBytes() < held
+}
