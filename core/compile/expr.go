@@ -285,7 +285,7 @@ func (c *compiler) expr(x murphi.Expr) value {
 	if v, ok := c.constant(x); ok {
 		return constV(v)
 	}
-	if tv.Type != nil && tv.Type.Kind == murphi.TBool && condNative(x) {
+	if tv.Type != nil && tv.Type.Kind == murphi.TBool && CondNative(x) {
 		b := c.cond(x)
 		return value{fn: func(mc *Machine) int64 {
 			if b(mc) {
@@ -528,8 +528,11 @@ func (c *compiler) cond(x murphi.Expr) boolFn {
 	return func(mc *Machine) bool { return f(mc) != 0 }
 }
 
-// condNative reports whether cond compiles x itself (rather than through expr).
-func condNative(x murphi.Expr) bool {
+// CondNative reports whether x is a condition in its own right (a negation,
+// a comparison, a logical connective, a quantifier, isundefined or
+// ismember), which cond compiles itself rather than through expr. The wasm
+// code generator (core/wasmgen) makes the same split.
+func CondNative(x murphi.Expr) bool {
 	switch x := x.(type) {
 	case *murphi.UnaryExpr:
 		return x.Op == murphi.NOT

@@ -324,7 +324,7 @@ func (u *unit) expr(x murphi.Expr) {
 	if tv.Type != nil && tv.Type.Kind == murphi.TUnion {
 		g.fail(x.Pos(), "a value of a union type")
 	}
-	if tv.Type != nil && tv.Type.Kind == murphi.TBool && condNative(x) {
+	if tv.Type != nil && tv.Type.Kind == murphi.TBool && compile.CondNative(x) {
 		u.cond(x)
 		f.i64ExtendI32U()
 		return
@@ -480,25 +480,6 @@ func (u *unit) binary(x *murphi.BinaryExpr) {
 	default:
 		u.g.fail(x.Pos(), "the operator %s", x.Op)
 	}
-}
-
-// condNative reports whether cond compiles x itself (as core/compile).
-func condNative(x murphi.Expr) bool {
-	switch x := x.(type) {
-	case *murphi.UnaryExpr:
-		return x.Op == murphi.NOT
-	case *murphi.BinaryExpr:
-		switch x.Op {
-		case murphi.LAND, murphi.LOR, murphi.IMPLIES, murphi.EQL, murphi.NEQ,
-			murphi.LSS, murphi.LEQ, murphi.GTR, murphi.GEQ:
-			return true
-		case murphi.AND, murphi.OR:
-			return x.Logical
-		}
-	case *murphi.QuantExpr, *murphi.IsUndefinedExpr, *murphi.IsMemberExpr:
-		return true
-	}
-	return false
 }
 
 // ---------------------------------------------------------------------------
