@@ -26,14 +26,9 @@ func TestModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header, _, _ := strings.Cut(string(src), "\n")
-		if !strings.HasPrefix(header, "-- locus:") {
+		want := locusHeader(src)
+		if want == nil {
 			t.Fatalf("%s: missing '-- locus:' header", file)
-		}
-		want := map[string]string{}
-		for _, kv := range strings.Fields(strings.TrimPrefix(header, "-- locus:")) {
-			k, v, _ := strings.Cut(kv, "=")
-			want[k] = v
 		}
 		for _, eng := range explore.Engines() {
 			algo := eng.Name
@@ -89,4 +84,20 @@ func TestModels(t *testing.T) {
 			})
 		}
 	}
+}
+
+// locusHeader reads a testdata model's first line, "-- locus: key=value
+// ...", into a map; nil if the line is not such a header.
+func locusHeader(src []byte) map[string]string {
+	header, _, _ := strings.Cut(string(src), "\n")
+	rest, ok := strings.CutPrefix(header, "-- locus:")
+	if !ok {
+		return nil
+	}
+	want := map[string]string{}
+	for _, kv := range strings.Fields(rest) {
+		k, v, _ := strings.Cut(kv, "=")
+		want[k] = v
+	}
+	return want
 }

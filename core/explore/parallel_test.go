@@ -58,11 +58,9 @@ func testdataCases(t *testing.T) []parallelCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header, _, _ := strings.Cut(string(src), "\n")
-		want := map[string]string{}
-		for _, kv := range strings.Fields(strings.TrimPrefix(header, "-- locus:")) {
-			k, v, _ := strings.Cut(kv, "=")
-			want[k] = v
+		want := locusHeader(src)
+		if want == nil {
+			t.Fatalf("%s: missing '-- locus:' header", file)
 		}
 		o := verify.Options{Options: job.Options{Symmetry: want["symmetry"], Deadlock: want["deadlock"]}}
 		if o.Symmetry == "" {
