@@ -1,6 +1,6 @@
 // app-cancel: a long run can be cancelled; the engine Worker really stops and
 // the page stays responsive throughout, since the engine never runs on it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as h from '../testlib/helpers.mjs';
 
@@ -13,26 +13,15 @@ rule "b" true ==> begin b := (b + 1) % 1001; end;
 rule "c" true ==> begin c := (c + 1) % 1001; end;
 `;
 
-let srv, browser;
-
-before(async () => {
-  h.requireBuild();
-  srv = await h.startServer();
-  browser = await h.launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+const app = h.serveAndLaunch();
 
 const liveStates = async (page) => Number((await page.locator('[data-testid=live-states] dd').textContent()).replace(/,/g, ''));
 
 test('cancelling a long run stops the engine and keeps the page responsive', async () => {
-  const page = await browser.context.newPage();
+  const page = await app.browser.context.newPage();
   // Depth-first with a 256 MiB budget: the search stack spills to the
   // browser's storage (which a run opens only when it first spills).
-  await h.openApp(page, srv.url + h.shareFragment(long, { f: 'counters.m', mem: '256' }));
+  await h.openApp(page, app.srv.url + h.shareFragment(long, { f: 'counters.m', mem: '256' }));
   await page.waitForFunction((want) => window.locus.editor.getText() === want, long);
   await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
 

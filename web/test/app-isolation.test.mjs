@@ -2,29 +2,18 @@
 // and the service worker), the app works under isolation, and a parallel
 // check runs its parts in Web Workers (shared memory, or postMessage) with
 // the native engine's result.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import * as h from '../testlib/helpers.mjs';
 
-let srv, browser;
-
-before(async () => {
-  h.requireBuild();
-  srv = await h.startServer();
-  browser = await h.launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+const app = h.serveAndLaunch();
 
 test('the page is cross-origin isolated and the app works in it', async () => {
   const native = h.nativeCheck(join('examples', 'peterson.m'));
-  const page = await browser.context.newPage();
-  const errors = await h.openApp(page, srv.url);
+  const page = await app.browser.context.newPage();
+  const errors = await h.openApp(page, app.srv.url);
   assert.equal(await page.evaluate(() => self.crossOriginIsolated), true, 'the page is cross-origin isolated');
   // The editor (CodeMirror) takes input, and a check runs from the UI.
   await page.locator('.cm-content').waitFor();
@@ -63,8 +52,8 @@ async function engineCheck(page, file, options, transport) {
 }
 
 test('a parallel check in Web Workers gives the native result', async () => {
-  const page = await browser.context.newPage();
-  await h.openApp(page, srv.url);
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url);
   for (const [file, sym] of [['examples/german.m', 'exact'], ['examples/broken-mutex.m', 'off']]) {
     const native = h.nativeCheck(file, ['--algo', 'bfs', '--workers', '1', '--symmetry', sym, '--trace', 'full']);
     for (const transport of ['shared', 'message']) {

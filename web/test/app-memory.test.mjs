@@ -2,7 +2,7 @@
 // disk (its visited set plus the whole BFS queue in memory), the engine
 // spills the queue to browser storage (OPFS or IndexedDB), completes, and
 // still counts exactly the states the native CLI counts.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,18 +32,7 @@ rule "start over" x != 0 & y != 0 & z != 0 ==> begin x := 0; y := 0; z := 0; end
 `;
 const budgetMB = 20;
 
-let srv, browser;
-
-before(async () => {
-  h.requireBuild();
-  srv = await h.startServer();
-  browser = await h.launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+const app = h.serveAndLaunch();
 
 test('a small memory budget spills the queue to browser storage and keeps the count', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'locus-wide-')), 'wide.m');
@@ -55,8 +44,8 @@ test('a small memory budget spills the queue to browser storage and keeps the co
   assert.equal(native.verdict, 'pass', native.reason);
   assert.ok(native.disk_bytes_written > 0, 'the native CLI spills this model to disk too');
 
-  const page = await browser.context.newPage();
-  await h.openApp(page, srv.url + h.shareFragment(wide, { f: 'wide.m', mem: String(budgetMB) }));
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url + h.shareFragment(wide, { f: 'wide.m', mem: String(budgetMB) }));
   await page.waitForFunction((want) => window.locus.editor.getText() === want, wide);
   assert.equal(await page.locator('[data-testid=opt-memory]').inputValue(), String(budgetMB));
   const verdict = await h.run(page, { timeout: 240000 });

@@ -1,28 +1,17 @@
 // app-offline: once loaded, the service worker keeps the whole app working
 // with the server stopped and the network off.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as h from '../testlib/helpers.mjs';
 
-let srv, browser;
-
-before(async () => {
-  h.requireBuild();
-  srv = await h.startServer();
-  browser = await h.launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+const app = h.serveAndLaunch();
 
 test('the app reloads and verifies with the network gone', async () => {
   const file = 'peterson.m';
   const native = h.nativeCheck(join('examples', file));
-  const page = await browser.context.newPage();
-  await h.openApp(page, srv.url);
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url);
   // The service worker controls the page once it has cached every file.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60000 });
   const cached = await page.evaluate(async () => {
@@ -35,16 +24,16 @@ test('the app reloads and verifies with the network gone', async () => {
     assert.ok(cached.includes(f), `${f} is cached (cached: ${cached.join(' ')})`);
   }
 
-  await srv.stop();
-  srv = null;
-  await browser.context.setOffline(true);
+  await app.srv.stop();
+  app.srv = null;
+  await app.browser.context.setOffline(true);
   await page.reload();
   await page.locator('[data-testid=examples] option[value$=".m"]').first().waitFor({ state: 'attached', timeout: 60000 });
   await h.pickExample(page, file);
   assert.equal(await h.run(page), native.verdict);
   assert.equal(await h.statNumber(page, 'states'), native.states);
   await h.screenshot(page, 'wide-9-offline');
-  await browser.context.setOffline(false);
+  await app.browser.context.setOffline(false);
 });
 
 test('a new build replaces the cached one and the page offers to reload', async () => {

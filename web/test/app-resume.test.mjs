@@ -1,7 +1,7 @@
 // app-resume: a checkpointed disk run (ldbfs) whose tab is closed mid-run
 // is listed on the next visit, resumes from its newest checkpoint, and ends
 // with the counts of an uninterrupted run (the native CLI's exact BFS).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,18 +22,7 @@ async function axe(page, view) {
 const model = readFileSync(join(h.root, '..', 'shared', 'models', 'cmurphi', 'mux', 'n_peterson.m'), 'utf8')
   .replace(/^(\s*N\s*:\s*)\d+/m, '$17');
 
-let srv, browser;
-
-before(async () => {
-  h.requireBuild();
-  srv = await h.startServer();
-  browser = await h.launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+const app = h.serveAndLaunch();
 
 // liveChecks reads the table checks of the run's progress, -1 before any.
 async function liveChecks(page) {
@@ -52,7 +41,7 @@ async function closeAndResume(storage) {
   const exact = h.nativeCheck(file, []);
   assert.equal(exact.verdict, 'pass', exact.reason);
 
-  const first = await browser.context.newPage();
+  const first = await app.browser.context.newPage();
   if (storage === 'indexeddb') await first.addInitScript(() => localStorage.setItem('locus-storage', 'indexeddb'));
   // Run is pressed before the engine has loaded (its fetch is held back),
   // so before the page knows that ldbfs checkpoints: the run must wait for
@@ -63,7 +52,7 @@ async function closeAndResume(storage) {
   let release;
   const gate = new Promise((resolve) => { release = resolve; });
   await first.route('**/engine.wasm', async (route) => { held++; await gate; await route.continue(); });
-  await h.openApp(first, srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
+  await h.openApp(first, app.srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
   await first.waitForFunction((want) => window.locus.editor.getText() === want, model);
   assert.equal(await first.locator('[data-testid=opt-algorithm]').inputValue(), 'ldbfs');
   await first.keyboard.press('Control+Enter');
@@ -95,8 +84,8 @@ async function closeAndResume(storage) {
   await h.screenshot(first, `resume-10-${storage}-before-close`);
   await first.close();
 
-  const second = await browser.context.newPage();
-  await h.openApp(second, srv.url);
+  const second = await app.browser.context.newPage();
+  await h.openApp(second, app.srv.url);
   const stored = second.locator('[data-testid=stored-run]');
   const resume = stored.locator('[data-testid=stored-resume]');
   second.on('console', (m) => console.log('# console: ' + m.text()));
@@ -142,8 +131,8 @@ test('the same on IndexedDB (OPFS hidden from the engine)', async () => {
     await closeAndResume('indexeddb');
   } finally {
     // The switch is the origin's localStorage: later tests use OPFS again.
-    const page = await browser.context.newPage();
-    await page.goto(srv.url + 'robots.txt');
+    const page = await app.browser.context.newPage();
+    await page.goto(app.srv.url + 'robots.txt');
     await page.evaluate(() => localStorage.removeItem('locus-storage'));
     await page.close();
   }
@@ -156,8 +145,8 @@ test('a disk run that fills the storage quota ends incomplete, keeps its checkpo
   const onDisk = h.nativeCheck(file, ['--algo', 'ldbfs', '-m', '16']);
   assert.ok(onDisk.disk.d_bytes > 1 << 20, `D grows past 1 MiB (${onDisk.disk.d_bytes} bytes)`);
 
-  const page = await browser.context.newPage();
-  await h.openApp(page, srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url + h.shareFragment(model, { f: 'np7.m', a: 'ldbfs', mem: '16' }));
   await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
   // Let the service worker finish caching the site, so that the origin's
   // usage holds still; then leave the run a quota of 3 MiB more than that
@@ -170,8 +159,8 @@ test('a disk run that fills the storage quota ends incomplete, keeps its checkpo
     usage = u;
     await page.waitForTimeout(1000);
   }
-  const cdp = await browser.context.newCDPSession(page);
-  const origin = new URL(srv.url).origin;
+  const cdp = await app.browser.context.newCDPSession(page);
+  const origin = new URL(app.srv.url).origin;
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + (3 << 20) });
   try {
     const verdict = await h.run(page, { timeout: 300000 });

@@ -7,6 +7,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const chromiumPath = '/usr/bin/chromium';
@@ -61,6 +62,23 @@ export async function launch({ width = 1280, height = 800 } = {}) {
     rmSync(dir, { recursive: true, force: true });
   };
   return { context, close };
+}
+
+// serveAndLaunch starts the site's server and a browser before a test
+// file's tests and stops them after; the returned object's srv and browser
+// are set once before() has run.
+export function serveAndLaunch() {
+  const app = { srv: null, browser: null };
+  before(async () => {
+    requireBuild();
+    app.srv = await startServer();
+    app.browser = await launch();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.srv?.stop();
+  });
+  return app;
 }
 
 // openApp opens the app and waits until the UI has rendered and loaded the examples.
