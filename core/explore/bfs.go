@@ -69,6 +69,9 @@ func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 			return r
 		}
 		note = err.Error() + ": the search ran on the compiled closures"
+		if e, ok := err.(*errNotGenerated); ok && e.note != "" {
+			note = e.note
+		}
 	}
 	r := closureSearch(ctx, m, opts, lifo)
 	if note != "" {
@@ -168,7 +171,12 @@ func exactHint(s *searcher) string {
 }
 
 // errNotGenerated ends an attempt at a generated search that the closures
-// must redo.
-type errNotGenerated struct{ why string }
+// must redo: why it ended, or the whole note to give (note).
+type errNotGenerated struct{ why, note string }
 
-func (e *errNotGenerated) Error() string { return e.why }
+func (e *errNotGenerated) Error() string {
+	if e.note != "" {
+		return e.note
+	}
+	return e.why
+}

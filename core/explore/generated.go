@@ -1,5 +1,3 @@
-//go:build !js || locuscodegen
-
 package explore
 
 // This file runs exact breadth-first search in WebAssembly generated for
@@ -13,8 +11,10 @@ package explore
 //
 // Anything the generated code does not handle exactly ends the attempt
 // (the caller then runs the closures): a model or option the generator
-// does not cover, or a trap (a run-time check failed: the closures report
-// the error precisely).
+// does not cover, a trap (a run-time check failed: the closures report
+// the error precisely), or the memory budget (the module keeps everything
+// in its linear memory, where the closures would spill their queue and
+// trail to storage and complete).
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func generatedOK(m *compile.Model, opts Options) string {
 // the closures must do the run instead.
 func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Result, error) {
 	if why := generatedOK(m, opts); why != "" {
-		return nil, &errNotGenerated{"generated code does not cover " + why}
+		return nil, &errNotGenerated{why: "generated code does not cover " + why}
 	}
 	pages := uint32(0)
 	if opts.MemoryBytes > 0 {
@@ -70,11 +70,11 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages})
 	if err != nil {
-		return nil, &errNotGenerated{"the code generator does not cover " + err.Error()}
+		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}
 	inst, err := opts.Generated.Instantiate(mod)
 	if err != nil {
-		return nil, &errNotGenerated{"the generated module did not load: " + err.Error()}
+		return nil, &errNotGenerated{why: "the generated module did not load: " + err.Error()}
 	}
 	defer inst.Close()
 	s, failed := newSearcher(ctx, m, opts, false)
@@ -100,6 +100,29 @@ type genSearch struct {
 	level    int
 	levelEnd int64
 	pages    int64
+	// full: the module's memory could not hold a start state.
+	full bool
+}
+
+// outOfMemory ends a generated search that met the memory budget: the
+// closures run the search again, spilling to storage where the budget
+// asks, so the verdict and the counts are theirs, never an incomplete
+// run that the closures would have completed.
+func (gs *genSearch) outOfMemory() error {
+	n := int64(0)
+	if gs.refresh() == nil {
+		n = gs.infoAt(wasmgen.InfoStates)
+	}
+	limit := "the 4 GiB of a WebAssembly memory"
+	if gs.s.opts.MemoryBytes > 0 {
+		limit = "the memory budget of " + budget.FormatBytes(gs.s.opts.MemoryBytes)
+	}
+	spill := ""
+	if gs.s.opts.FS != nil {
+		spill = ", which spill to storage"
+	}
+	return &errNotGenerated{note: fmt.Sprintf("the generated code reached %s after %d states (it keeps every state, the queue and the trail in memory): "+
+		"the search ran again on the compiled closures%s", limit, n, spill)}
 }
 
 // infoAt reads one counter of the last info call.
@@ -124,8 +147,7 @@ func (gs *genSearch) run() (*Result, error) {
 	defer s.front.Close()
 	defer s.trail.Close()
 	if r, err := gs.inst.Call("init"); err != nil || r != 0 {
-		s.incomplete(&budget.ErrExhausted{Part: "generated search", Need: 1 << 16, Limit: s.b.Limit()})
-		return s.finish(), nil
+		return nil, gs.outOfMemory()
 	}
 	s.visited = (*genVisited)(gs)
 	s.extraProgress = func(p *job.Progress) {
@@ -133,20 +155,23 @@ func (gs *genSearch) run() (*Result, error) {
 		p.QueueMemory += gs.infoAt(wasmgen.InfoStates) - gs.infoAt(wasmgen.InfoHead)
 	}
 	s.startStates()
+	if gs.full {
+		return nil, gs.outOfMemory()
+	}
 	if s.stop {
 		return gs.finish(), nil
 	}
 	if _, err := gs.inst.Call("begin"); err != nil {
-		return nil, &errNotGenerated{"the generated search failed: " + err.Error()}
+		return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 	}
 	gs.levelEnd = s.trail.Len()
 	for !s.stop {
 		st, err := gs.inst.Call("run", generatedSlice)
 		if err != nil {
-			return nil, &errNotGenerated{"the generated code stopped at a run-time check"}
+			return nil, &errNotGenerated{why: "the generated code stopped at a run-time check"}
 		}
 		if err := gs.refresh(); err != nil {
-			return nil, &errNotGenerated{"the generated search failed: " + err.Error()}
+			return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 		}
 		n := gs.infoAt(wasmgen.InfoStates)
 		switch st {
@@ -170,11 +195,9 @@ func (gs *genSearch) run() (*Result, error) {
 			}
 			return gs.finish(), nil
 		case wasmgen.StatusMemory:
-			gs.addLevel(n)
-			s.incomplete(&budget.ErrExhausted{Part: "generated search's memory", Need: 1 << 16, Limit: s.opts.MemoryBytes})
-			return gs.finish(), nil
+			return nil, gs.outOfMemory()
 		default:
-			return nil, &errNotGenerated{fmt.Sprintf("the generated search returned status %d", st)}
+			return nil, &errNotGenerated{why: fmt.Sprintf("the generated search returned status %d", st)}
 		}
 	}
 	return gs.finish(), nil
@@ -201,7 +224,7 @@ func (gs *genSearch) violation(st uint64) error {
 	s := gs.s
 	head := gs.infoAt(wasmgen.InfoHead)
 	if err := gs.loadTrail(gs.infoAt(wasmgen.InfoStates)); err != nil {
-		return &errNotGenerated{"the generated trail could not be read: " + err.Error()}
+		return &errNotGenerated{why: "the generated trail could not be read: " + err.Error()}
 	}
 	if st == wasmgen.StatusDeadlock {
 		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, head, -1, nil)
@@ -210,7 +233,7 @@ func (gs *genSearch) violation(st uint64) error {
 	bad := make([]int64, s.m.NumSlots)
 	buf := make([]byte, 8*len(bad))
 	if err := gs.inst.Read(gs.mod.Work, buf); err != nil {
-		return &errNotGenerated{"the violating state could not be read: " + err.Error()}
+		return &errNotGenerated{why: "the violating state could not be read: " + err.Error()}
 	}
 	for i := range bad {
 		bad[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
@@ -218,7 +241,7 @@ func (gs *genSearch) violation(st uint64) error {
 	v, _ := admissibility(s.mc, s.m, bad)
 	inv := gs.infoAt(wasmgen.InfoInvariant)
 	if v == nil || v.Kind != "invariant" || v.Name != s.m.Invariants[inv].Name {
-		return &errNotGenerated{"the generated invariant check disagrees with the closures"}
+		return &errNotGenerated{why: "the generated invariant check disagrees with the closures"}
 	}
 	s.violation(v, head, int32(gs.infoAt(wasmgen.InfoRule)), bad)
 	return nil
@@ -294,6 +317,7 @@ func (v *genVisited) Insert(_ uint64, s []byte, h uint64, id int64, _ int) error
 		return err
 	}
 	if r != 0 {
+		v.full = true
 		return &budget.ErrExhausted{Part: "generated search's memory", Need: 1 << 16, Limit: v.s.opts.MemoryBytes}
 	}
 	return nil

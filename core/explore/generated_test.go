@@ -12,6 +12,7 @@ import (
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
+	"github.com/locus-mc/locus/storagefs"
 )
 
 // TestGeneratedSameAsClosures runs every testdata model and some corpus
@@ -72,4 +73,60 @@ func TestGeneratedSameAsClosures(t *testing.T) {
 		t.Fatalf("only %d of %d models ran in generated code", generated, len(cases))
 	}
 	t.Logf("%d of %d models ran in generated code", generated, len(cases))
+}
+
+// TestGeneratedOutOfMemory runs models under budgets their generated
+// search cannot hold (the module keeps every state, the queue and the
+// trail in its memory) but the closures can, by spilling to storage: the
+// closures must run the search again, with a note saying so, and the
+// result must be theirs (the same verdict and counts as an unbudgeted
+// run), never an incomplete verdict.
+func TestGeneratedOutOfMemory(t *testing.T) {
+	for _, tc := range []struct {
+		file     string
+		fraction float64 // of the budget for the queue's memory part
+		scale    float64 // budget as a share of the closures' unbudgeted peak
+	}{
+		{"testdata/wide.m", 0, 0.65},
+		{"../../examples/german.m", 0.01, 0.95},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			src, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := job.Options{Algorithm: "bfs", Symmetry: "off"}
+			base := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts})
+			gen := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, Generated: wazerorun.Runtime{}})
+			if gen.CodeGen != "wazero" || gen.Verdict != verify.Pass || *gen.States != *base.States {
+				t.Fatalf("unbudgeted, the generated code must run this model: code_gen %q, %s (%+v)", gen.CodeGen, gen.Verdict, gen.Diagnostics)
+			}
+			opts.MemoryBytes = int64(float64(base.PeakBytes) * tc.scale)
+			opts.QueueFraction = tc.fraction
+			want := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+			got := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), Generated: wazerorun.Runtime{}})
+			if got.Verdict != verify.Pass || *got.States != *base.States || got.RulesFired != base.RulesFired {
+				t.Fatalf("under %d bytes: %s, %d states, %d rules (%s); unbudgeted: %d states, %d rules", opts.MemoryBytes, got.Verdict, *got.States, got.RulesFired, got.Reason, *base.States, base.RulesFired)
+			}
+			if got.CodeGen != "" {
+				t.Fatalf("under %d bytes the generated code completed the search (code_gen %q): the budget does not test running out", opts.MemoryBytes, got.CodeGen)
+			}
+			note := ""
+			for _, d := range got.Diagnostics {
+				if strings.Contains(d.Message, "ran again on the compiled closures") {
+					note = d.Message
+				}
+			}
+			if note == "" {
+				t.Fatalf("no note says the closures ran the search again: %+v", got.Diagnostics)
+			}
+			t.Log(note)
+			if got.DiskWritten == 0 {
+				t.Fatalf("the closures did not spill under %d bytes", opts.MemoryBytes)
+			}
+			if g, w := comparable(t, got), comparable(t, want); g != w {
+				t.Fatalf("generated, then closures:\n%s\nclosures:\n%s", g, w)
+			}
+		})
+	}
 }
