@@ -18,6 +18,9 @@ self.onmessage = (e) => {
     if (e.data.storage === 'indexeddb' && self.FileSystemFileHandle) {
       delete self.FileSystemFileHandle.prototype.createSyncAccessHandle;
     }
+    // {module, codegen: 'off'}: a one-worker bfs runs on the compiled
+    // closures, not in code generated for the model (wasm/worker/codegen.go).
+    if (e.data.codegen === 'off') self.locusCodegen = 'off';
     gotModule(e.data.module);
   } else self.locusPending.push(e.data);
 };

@@ -17,10 +17,12 @@
 // SharedArrayBuffers when the page is cross-origin isolated, or through
 // postMessage batches with --transport message), and the native CLI runs
 // bfs with the same workers, back to back, --repeat times each. With
-// --codegen, each one-worker check also runs in a Worker started with
-// ?codegen=1: the search runs in WebAssembly generated for the model
-// (core/wasmgen) and compiled by the browser, where the generator covers
-// the model (code_gen says so; else the closures ran it, with a note).
+// --codegen, each one-worker check runs twice: on the compiled closures
+// (the Worker's first message says {codegen: 'off'}) and in WebAssembly
+// generated for the model (core/wasmgen) and compiled by the browser, the
+// engine's default where the generator covers the model (code_gen says
+// so; else the closures ran it, with a note). Without --codegen the
+// one-worker check runs as the app would run it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -72,8 +74,7 @@ function nativeRun(flags) {
 // and returns its result, wall seconds and whether the page was isolated.
 async function engineRun(page, options, transport) {
   return page.evaluate(async ({ source, filename, options, transport }) => {
-    const query = { message: '?transport=message', codegen: '?codegen=1' }[transport] || '';
-    const w = new Worker('worker.js' + query);
+    const w = new Worker('worker.js' + (transport === 'message' ? '?transport=message' : ''));
     const t0 = performance.now();
     try {
       const result = await new Promise((resolve, reject) => {
@@ -83,7 +84,8 @@ async function engineRun(page, options, transport) {
           else if (m.type === 'error') reject(new Error(m.message));
         };
         w.onerror = (e) => reject(new Error(e.message));
-        w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
+        // No compiled module: the Worker fetches engine.wasm.
+        w.postMessage({ module: null, codegen: transport === 'closures' ? 'off' : '' });
         w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
       });
       return { result, wall: (performance.now() - t0) / 1000, isolated: self.crossOriginIsolated };
@@ -107,7 +109,7 @@ if (workersList) {
         for (const n of workersList.split(',').map(Number)) {
           const flags = ['--algo', 'bfs', '--workers', String(n), '--symmetry', sym, '--trace', 'none'];
           const nat = nativeRun(flags);
-          for (const transport of n > 1 ? transports : codegen ? ['-', 'codegen'] : ['-']) {
+          for (const transport of n > 1 ? transports : codegen ? ['closures', '-'] : ['-']) {
             const options = { algorithm: 'bfs', symmetry: sym, memory_bytes: memoryMB << 20, workers: n, trace: 'none' };
             const b = await engineRun(page, options, transport);
             rows.push({

@@ -25,14 +25,18 @@ export const engine = {
   compile,
   // spawn starts an engine Worker and hands it the compiled module.
   // localStorage 'locus-storage' = 'indexeddb' makes the engine use
-  // IndexedDB even where OPFS exists (for measurements and tests).
+  // IndexedDB even where OPFS exists, and 'locus-codegen' = 'off' makes a
+  // one-worker bfs run on the compiled closures instead of code generated
+  // for the model (for measurements and tests).
   spawn() {
     let storage = '';
+    let codegen = '';
     try {
       storage = localStorage.getItem('locus-storage') || '';
+      codegen = localStorage.getItem('locus-codegen') || '';
     } catch (e) { /* no localStorage */ }
     const w = new Worker('worker.js');
-    compile().then((module) => w.postMessage({ module, storage }));
+    compile().then((module) => w.postMessage({ module, storage, codegen }));
     return w;
   },
   // accept unpacks a structured message and returns its JSON summary.
