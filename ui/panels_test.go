@@ -105,6 +105,15 @@ func TestVerdictPanel(t *testing.T) {
 	if stats["states"] != "9" || stats["rules"] != "20" {
 		t.Errorf("Stats() = %v", stats)
 	}
+	if stats["code"] != "the engine's compiled closures" {
+		t.Errorf("code = %q", stats["code"])
+	}
+	a.Run.Result.CodeGen = "browser"
+	for _, s := range c.Stats() {
+		if s.Key == "code" && s.Value != "WebAssembly generated for this model (browser)" {
+			t.Errorf("generated code = %q", s.Value)
+		}
+	}
 
 	a.Run = &Run{Status: "cancelled", Progress: &protocol.Progress{States: 1234, RulesFired: 5000, Seconds: 2}}
 	if c.Verdict() != "incomplete" || c.Stats()[0].Value != "1,234" {

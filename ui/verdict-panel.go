@@ -164,7 +164,19 @@ func (c *VerdictPanel) Stats() []Stat {
 	add("options", "Options", fmt.Sprintf("%s; symmetry reduction: %s; deadlock: %s", algo,
 		label(symmetryLabels, orDefault(res.Symmetry, r.Options.Symmetry)),
 		label(deadlockLabels, orDefault(res.Deadlock, r.Options.Deadlock))))
+	add("code", "Model code", modelCode(res))
 	return out
+}
+
+// modelCode says what ran the model's rules: WebAssembly generated for the
+// model (the browser's one-worker bfs where the generator covers the model
+// and the options) or the engine's compiled closures; a note in the
+// diagnostics says why the closures ran where the generated code could not.
+func modelCode(res *protocol.Result) string {
+	if res.CodeGen != "" {
+		return "WebAssembly generated for this model (" + res.CodeGen + ")"
+	}
+	return "the engine's compiled closures"
 }
 
 // guaranteeLabel says what a verdict rests on, for the engines where that
