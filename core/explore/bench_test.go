@@ -14,6 +14,12 @@ import (
 // fired per second and heap allocations per rule firing (which must stay
 // near zero: the hot loop allocates nothing per rule).
 func benchModel(b *testing.B, file string, sym explore.SymmetryMode) {
+	benchModelOpts(b, file, explore.Options{Algorithm: "bfs", Symmetry: sym})
+}
+
+// benchModelOpts is benchModel with the options given; a run given a
+// runtime for generated code must have run in it.
+func benchModelOpts(b *testing.B, file string, opts explore.Options) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		b.Skip("corpus model not available: ", err)
@@ -28,9 +34,12 @@ func benchModel(b *testing.B, file string, sym explore.SymmetryMode) {
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r := explore.Run(context.Background(), m, explore.Options{Algorithm: "bfs", Symmetry: sym})
+		r := explore.Run(context.Background(), m, opts)
 		if r.Verdict != explore.Pass {
 			b.Fatalf("verdict %s: %s", r.Verdict, r.Reason)
+		}
+		if opts.Generated != nil && r.CodeGen == "" {
+			b.Fatalf("the closures ran the search: %v", r.Notes)
 		}
 		rules += r.RulesFired
 	}

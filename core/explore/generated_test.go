@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
@@ -129,4 +130,10 @@ func TestGeneratedOutOfMemory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkGeneratedMcslock1NoSym runs BenchmarkBFSMcslock1NoSym's search
+// in generated code on wazero, natively, to compare with the closures.
+func BenchmarkGeneratedMcslock1NoSym(b *testing.B) {
+	benchModelOpts(b, "../../../shared/models/cmurphi/mux/mcslock1.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff, Generated: wazerorun.Runtime{}})
 }

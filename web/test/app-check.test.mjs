@@ -36,6 +36,9 @@ test('a passing example gives the same verdict and state count as the CLI', asyn
   assert.equal(verdict, native.verdict, await page.locator('[data-testid=verdict-text]').textContent());
   assert.equal(await h.statNumber(page, 'states'), native.states);
   assert.equal(await h.statNumber(page, 'rules'), native.rules_fired);
+  // A one-worker bfs of a model without symmetry runs in code generated
+  // for it, and the counts above are the generated search's.
+  assert.match(await page.locator('[data-testid=stat-code] dd').textContent(), /WebAssembly generated for this model/);
 });
 
 test('a scalarset example counts the same states as the CLI with each symmetry option', async () => {
