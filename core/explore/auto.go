@@ -89,13 +89,31 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			return &Result{Verdict: Error, Reason: err.Error()}
 		}
 	}
+	const ckNote = "auto writes checkpoints from its disk phase on: " +
+		"its exact and compact phases live in memory, so a run interrupted in them starts over when resumed"
+	// Generated code runs the exact phase where it covers the model: a
+	// run that fits in the budget is exact bfs there. One that does not
+	// starts over on the closures, which go on past the exact phase.
+	var genNote string
+	if opts.Generated != nil {
+		var r *Result
+		if r, genNote = tryGenerated(ctx, m, opts); r != nil {
+			r.Phases = []string{store.KindExact}
+			if opts.Checkpoint {
+				r.Notes = append(r.Notes, ckNote)
+			}
+			return r
+		}
+	}
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
 		return failed
 	}
 	if opts.Checkpoint {
-		s.res.Notes = append(s.res.Notes, "auto writes checkpoints from its disk phase on: "+
-			"its exact and compact phases live in memory, so a run interrupted in them starts over when resumed")
+		s.res.Notes = append(s.res.Notes, ckNote)
+	}
+	if genNote != "" {
+		s.res.Notes = append(s.res.Notes, genNote)
 	}
 	exact, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {

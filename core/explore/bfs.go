@@ -64,13 +64,9 @@ func oneWorkerOnly(m *compile.Model, opts Options) string {
 func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
 	var note string
 	if opts.Generated != nil && !lifo {
-		r, err := generatedSearch(ctx, m, opts)
-		if err == nil {
+		var r *Result
+		if r, note = tryGenerated(ctx, m, opts); r != nil {
 			return r
-		}
-		note = err.Error() + ": the search ran on the compiled closures"
-		if e, ok := err.(*errNotGenerated); ok && e.note != "" {
-			note = e.note
 		}
 	}
 	r := closureSearch(ctx, m, opts, lifo)
@@ -168,6 +164,19 @@ func exactHint(s *searcher) string {
 		"(goes on with 64-bit signatures: in memory at about %.0f bytes per state where they fit, then on disk) or --algo cbfs",
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
+}
+
+// tryGenerated runs an exact bfs in generated code: its result, or the
+// note to give on the result of the closures, which must run it instead.
+func tryGenerated(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
+	r, err := generatedSearch(ctx, m, opts)
+	if err == nil {
+		return r, ""
+	}
+	if e, ok := err.(*errNotGenerated); ok && e.note != "" {
+		return nil, e.note
+	}
+	return nil, err.Error() + ": the search ran on the compiled closures"
 }
 
 // errNotGenerated ends an attempt at a generated search that the closures

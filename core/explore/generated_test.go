@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,4 +137,66 @@ func TestGeneratedOutOfMemory(t *testing.T) {
 // in generated code on wazero, natively, to compare with the closures.
 func BenchmarkGeneratedMcslock1NoSym(b *testing.B) {
 	benchModelOpts(b, "../../../shared/models/cmurphi/mux/mcslock1.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff, Generated: wazerorun.Runtime{}})
+}
+
+// TestGeneratedAuto: auto (the browser's default engine) runs its exact
+// phase in generated code where the generator covers the model; the
+// results must be the closures' (unbudgeted, and under a budget the
+// generated search cannot hold, where the closures start over and go on
+// past the exact phase).
+func TestGeneratedAuto(t *testing.T) {
+	generated := 0
+	for _, c := range testdataCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.opts.Algorithm = "auto"
+			want := verify.Check(context.Background(), c.file, src, c.opts)
+			o := c.opts
+			o.Generated = wazerorun.Runtime{}
+			got := verify.Check(context.Background(), c.file, src, o)
+			if got.CodeGen != "" {
+				generated++
+			}
+			got.CodeGen = ""
+			if g, w := comparable(t, got), comparable(t, want); g != w {
+				t.Fatalf("generated:\n%s\nclosures:\n%s", g, w)
+			}
+		})
+	}
+	if generated == 0 {
+		t.Fatal("no model ran in generated code")
+	}
+	t.Run("budget", func(t *testing.T) {
+		file := "testdata/wide.m"
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := job.Options{Algorithm: "auto", Symmetry: "off"}
+		base := verify.Check(context.Background(), file, src, verify.Options{Options: opts})
+		opts.MemoryBytes = base.PeakBytes / 2
+		want := verify.Check(context.Background(), file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
+		got := verify.Check(context.Background(), file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), Generated: wazerorun.Runtime{}})
+		if got.CodeGen != "" || !slices.ContainsFunc(got.Diagnostics, func(d verify.Diagnostic) bool {
+			return strings.Contains(d.Message, "ran again on the compiled closures")
+		}) {
+			t.Fatalf("code_gen %q, notes %+v: the generated search should have run out of memory", got.CodeGen, got.Diagnostics)
+		}
+		if len(want.Phases) < 2 {
+			t.Fatalf("phases %v: the budget does not take auto past its exact phase", want.Phases)
+		}
+		for _, r := range []*verify.Result{got, want} {
+			if r.Disk != nil {
+				for i := range r.Disk.Cloud {
+					r.Disk.Cloud[i].Seconds = 0 // times
+				}
+			}
+		}
+		if g, w := comparable(t, got), comparable(t, want); g != w {
+			t.Fatalf("generated, then closures:\n%s\nclosures:\n%s", g, w)
+		}
+	})
 }
