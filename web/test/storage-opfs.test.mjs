@@ -135,7 +135,7 @@ async function runGo(args, env = {}) {
 // assertRan checks a -test.v run passed and every named test ran and passed.
 function assertRan(r, names) {
   assert.equal(r.code, 0, `go test in the Worker exited ${r.code}:\n${r.text}`);
-  assert.doesNotMatch(r.text, /--- FAIL|--- SKIP: Test(OPFS|IndexedDB|OpenBrowser)/, r.text);
+  assert.doesNotMatch(r.text, /--- FAIL|--- SKIP: Test(OPFS|IndexedDB|OpenBrowser|IDBWriter)/, r.text);
   for (const n of names) assert.match(r.text, new RegExp(`^--- PASS: ${n} `, 'm'), `${n} did not pass:\n${r.text}`);
   assert.match(r.text, /^PASS$/m);
   const count = (re) => (r.text.match(re) || []).length;
@@ -143,9 +143,10 @@ function assertRan(r, names) {
 }
 
 test('storagefs suite on OPFS and IndexedDB in a dedicated Worker', { timeout: 300_000 }, async () => {
-  const r = await runGo(['-test.v', '-test.run', '^(TestOPFS|TestIndexedDB|TestOpenBrowser|TestMemory)$'],
+  const r = await runGo(['-test.v', '-test.run', '^(TestOPFS|TestIndexedDB|TestOpenBrowser|TestMemory|TestIDBWriter.*)$'],
     { LOCUS_REQUIRE_OPFS: '1' });
-  assertRan(r, ['TestOPFS', 'TestIndexedDB', 'TestOpenBrowser', 'TestMemory']);
+  assertRan(r, ['TestOPFS', 'TestIndexedDB', 'TestOpenBrowser', 'TestMemory',
+    'TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota']);
   // Every suite case ran on OPFS, Reopen and Vanish included.
   for (const c of ['WriteOnce', 'LargeSegments', 'ManySegments', 'Stats', 'Quota', 'Reopen', 'Vanish']) {
     assert.match(r.text, new RegExp(`--- PASS: TestOPFS/${c} `), `TestOPFS/${c} did not pass`);
