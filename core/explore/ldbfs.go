@@ -404,19 +404,21 @@ func (l *diskBFS) install() {
 	s.extraProgress = l.progress
 }
 
-// enqueue puts a candidate in Q_unck: its record, then its parent and rule.
-func (l *diskBFS) enqueue(rec []byte, parent int64, rule uint32) error {
+// enqueue puts a candidate in Q_unck: its record, then its parent, its
+// rule and its slot in M.
+func (l *diskBFS) enqueue(rec []byte, at uint64, parent int64, rule uint32) error {
 	n := len(rec)
 	u := l.unckRec
 	copy(u, rec)
 	binary.LittleEndian.PutUint64(u[n:], uint64(parent))
 	binary.LittleEndian.PutUint32(u[n+8:], rule)
+	binary.LittleEndian.PutUint64(u[n+12:], at)
 	return l.unck.Push(u)
 }
 
 // unckRecSize is the size of a Q_unck record: a frontier record, the
-// parent and the rule.
-func unckRecSize(s *searcher) int { return s.recSize() + 12 }
+// parent, the rule and the slot.
+func unckRecSize(s *searcher) int { return s.recSize() + 20 }
 
 // afterExpand records the rules the state just taken from Q_ck fired, and
 // checks if M is full.
@@ -668,11 +670,7 @@ func (l *diskBFS) moveSurvivors() error {
 			return nil
 		}
 		packed := rec[:sb]
-		var h uint64
-		if l.m.SigBits() == 0 {
-			h = state.Hash(packed)
-		}
-		if !l.m.Survives(packed, h) {
+		if !l.m.Survives(binary.LittleEndian.Uint64(rec[sb+24:])) {
 			continue
 		}
 		id := int64(binary.LittleEndian.Uint64(rec[sb:]))
