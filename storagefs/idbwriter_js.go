@@ -140,6 +140,7 @@ type idbPosted struct {
 type idbWriter struct {
 	worker  js.Value
 	onMsg   js.Func
+	onErr   js.Func
 	posted  []idbPosted // in seq order
 	pool    []js.Value  // ArrayBuffers handed back, for the next writes
 	poolLen int64       // their bytes
@@ -173,12 +174,24 @@ func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 		return nil
 	})
 	worker.Set("onmessage", w.onMsg)
+	// An exception the writer did not catch (or its crash) would otherwise
+	// leave Sync waiting for commits that never come.
+	w.onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "the IndexedDB writer Worker failed"
+		if m := args[0].Get("message"); m.Type() == js.TypeString {
+			msg += ": " + m.String()
+		}
+		d.fromWriter(js.ValueOf(map[string]any{"failed": map[string]any{"name": "Error", "message": msg}}))
+		return nil
+	})
+	worker.Set("onerror", w.onErr)
 	d.w = w // before any message arrives
 	worker.Call("postMessage", map[string]any{"open": d.name})
 	if err := <-w.opened; err != nil {
 		d.w = nil
 		worker.Call("terminate")
 		w.onMsg.Release()
+		w.onErr.Release()
 		return nil, err
 	}
 	return w, nil
@@ -213,7 +226,7 @@ func (d *idbDriver) fromWriter(m js.Value) {
 		return
 	case m.Get("buf").Truthy():
 		buf := m.Get("buf")
-		if n := int64(buf.Get("byteLength").Int()); w.poolLen+n <= idbPoolMax {
+		if n := int64(buf.Get("byteLength").Int()); n >= idbPoolMin && w.poolLen+n <= idbPoolMax {
 			w.pool = append(w.pool, buf)
 			w.poolLen += n
 		}
@@ -294,4 +307,5 @@ func (w *idbWriter) stop() {
 	<-w.closed
 	w.worker.Call("terminate")
 	w.onMsg.Release()
+	w.onErr.Release()
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"syscall/js"
 	"testing"
 	"time"
@@ -135,5 +136,22 @@ func TestIDBWriterQuota(t *testing.T) {
 	}
 	if _, err := fs.ReadSegment("a", nil); !errors.Is(err, ErrQuotaExceeded) {
 		t.Errorf("ReadSegment after the writer reported a full quota = %v, want ErrQuotaExceeded", err)
+	}
+}
+
+// TestIDBWriterUncaught: an exception the writer does not catch fails the
+// store instead of leaving Sync waiting for a commit that never comes.
+func TestIDBWriterUncaught(t *testing.T) {
+	fs, d, _ := openWriterStore(t)
+	defer fs.Close()
+	// A buffer that is not an ArrayBuffer cannot be handed back: the
+	// writer's postMessage throws.
+	d.mu.Lock()
+	d.seq++
+	d.w.posted = append(d.w.posted, idbPosted{name: "odd", seq: d.seq})
+	d.w.worker.Call("postMessage", map[string]any{"seq": d.seq, "name": "odd", "buf": 5, "len": 1})
+	d.mu.Unlock()
+	if err := fs.Sync(); err == nil || !strings.Contains(err.Error(), "writer Worker failed") {
+		t.Fatalf("Sync after the writer threw = %v, want the writer's failure", err)
 	}
 }

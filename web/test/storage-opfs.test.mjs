@@ -146,7 +146,8 @@ test('storagefs suite on OPFS and IndexedDB in a dedicated Worker', { timeout: 3
   const r = await runGo(['-test.v', '-test.run', '^(TestOPFS|TestIndexedDB|TestOpenBrowser|TestMemory|TestIDBWriter.*)$'],
     { LOCUS_REQUIRE_OPFS: '1' });
   assertRan(r, ['TestOPFS', 'TestIndexedDB', 'TestOpenBrowser', 'TestMemory',
-    'TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota']);
+    'TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota',
+    'TestIDBWriterUncaught']);
   // Every suite case ran on OPFS, Reopen and Vanish included.
   for (const c of ['WriteOnce', 'LargeSegments', 'ManySegments', 'Stats', 'Quota', 'Reopen', 'Vanish']) {
     assert.match(r.text, new RegExp(`--- PASS: TestOPFS/${c} `), `TestOPFS/${c} did not pass`);
