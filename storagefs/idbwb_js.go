@@ -121,11 +121,14 @@ func openIDBWriteBehind(name string) (*idbDriver, error) {
 	})
 	db.Set("onversionchange", d.onChange)
 	if idbWorkersAvailable() {
-		if _, err := startIDBWriter(d); err != nil {
+		w, err := startIDBWriter(d)
+		if err != nil {
 			db.Call("close")
 			return nil, classifyIDBOr(err)
 		}
-		return d, nil
+		if w != nil {
+			return d, nil
+		}
 	}
 	go d.flusher()
 	return d, nil

@@ -158,7 +158,8 @@ const idbPoolMin = 64 << 10
 // allocating (and, on a fresh buffer, page-faulting) without holding much.
 const idbPoolMax = 32 << 20
 
-// startIDBWriter starts d's writer Worker on the database d.name and sets d.w.
+// startIDBWriter starts d's writer Worker on the database d.name and sets
+// d.w; it returns nil, nil where no Worker can be started.
 func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 	idbWriterURLOnce.Do(func() {
 		blob := js.Global().Get("Blob").New([]any{idbWriterJS}, map[string]any{"type": "text/javascript"})
@@ -166,7 +167,7 @@ func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 	})
 	worker, err := newJS(js.Global().Get("Worker"), idbWriterURL)
 	if err != nil {
-		return nil, err
+		return nil, nil // no Worker here after all (a policy forbids it): write in-thread
 	}
 	w := &idbWriter{worker: worker, opened: make(chan error, 1), closed: make(chan struct{}, 1)}
 	w.onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {
