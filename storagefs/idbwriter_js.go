@@ -178,6 +178,7 @@ func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 	// An exception the writer did not catch (or its crash) would otherwise
 	// leave Sync waiting for commits that never come.
 	w.onErr = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		args[0].Call("preventDefault") // handled here: not an error of the engine's Worker too
 		msg := "the IndexedDB writer Worker failed"
 		if m := args[0].Get("message"); m.Type() == js.TypeString {
 			msg += ": " + m.String()

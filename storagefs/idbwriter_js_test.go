@@ -34,13 +34,15 @@ func openWriterStore(t *testing.T) (FS, *idbDriver, string) {
 }
 
 // TestIDBWriterReadsInFlight reads segments back while their transactions
-// are still being committed by the writer.
+// are still being committed by the writer. The segments are small (pooled
+// buffers start at idbPoolMin): the origin quota test runs after this one,
+// and Chromium may not yet have reclaimed a deleted database's space.
 func TestIDBWriterReadsInFlight(t *testing.T) {
 	fs, _, _ := openWriterStore(t)
 	defer fs.Close()
 	segs := map[string][]byte{}
 	for i := range 6 {
-		data := bytes.Repeat([]byte{byte(i + 1)}, 3<<20+i)
+		data := bytes.Repeat([]byte{byte(i + 1)}, 256<<10+i)
 		name := fmt.Sprintf("s%d", i)
 		if err := fs.WriteSegment(name, data); err != nil {
 			t.Fatalf("WriteSegment(%s) = %v", name, err)
@@ -51,7 +53,7 @@ func TestIDBWriterReadsInFlight(t *testing.T) {
 			if err := fs.RemoveSegment("s0"); err != nil {
 				t.Fatal(err)
 			}
-			data = bytes.Repeat([]byte{0xAB}, 1<<20)
+			data = bytes.Repeat([]byte{0xAB}, 128<<10)
 			if err := fs.WriteSegment("s0", data); err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +123,7 @@ func TestIDBWriterFailure(t *testing.T) {
 func TestIDBWriterQuota(t *testing.T) {
 	fs, d, _ := openWriterStore(t)
 	defer fs.Close()
-	if err := fs.WriteSegment("a", make([]byte, 1<<20)); err != nil {
+	if err := fs.WriteSegment("a", make([]byte, 128<<10)); err != nil {
 		t.Fatal(err)
 	}
 	d.fromWriter(js.ValueOf(map[string]any{"failed": map[string]any{
