@@ -11,6 +11,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/state"
@@ -393,14 +395,64 @@ func (t *Recent) Capacity() int64 { return t.soft }
 // candidate's id and the old id, for liveness). It returns how many keys
 // it marked.
 func (t *Recent) MarkOld(block []byte, idBytes int, found func(candidate, old int64)) int64 {
-	entry := t.keyLen + idBytes
-	var marked int64
 	if t.n == t.known {
 		return 0
 	}
-	if t.sigBits > 0 {
-		t.tests += float64(t.n) * float64(len(block)/entry)
+	t.countScan(len(block) / (t.keyLen + idBytes))
+	return t.markOld(block, idBytes, found, false)
+}
+
+// MarkOldParallel does MarkOld's work (without reporting ids) with up to
+// workers goroutines, each on a part of block: a check's scan of D is most
+// of a disk search's time on a model whose states are small and cheap to
+// expand (mcslock2), and the scan only reads. Each key is marked and
+// counted once whichever part finds it, so the count is MarkOld's.
+func (t *Recent) MarkOldParallel(block []byte, idBytes, workers int) int64 {
+	if t.n == t.known {
+		return 0
 	}
+	entry := t.keyLen + idBytes
+	entries := len(block) / entry
+	t.countScan(entries)
+	parts := min(workers, entries/minScanPart)
+	if parts < 2 {
+		return t.markOld(block, idBytes, nil, false)
+	}
+	var wg sync.WaitGroup
+	counts := make([]int64, parts)
+	for p := 1; p < parts; p++ {
+		lo, hi := entries*p/parts*entry, entries*(p+1)/parts*entry
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[p] = t.markOld(block[lo:hi], idBytes, nil, true)
+		}()
+	}
+	counts[0] = t.markOld(block[:entries/parts*entry], idBytes, nil, true)
+	wg.Wait()
+	var n int64
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
+
+// minScanPart is the fewest entries worth a goroutine of their own.
+const minScanPart = 4096
+
+// countScan adds a scan of entries of D to the omission bound: each was
+// compared with the keys held.
+func (t *Recent) countScan(entries int) {
+	if t.sigBits > 0 {
+		t.tests += float64(t.n) * float64(entries)
+	}
+}
+
+// markOld marks the keys block holds; shared says other goroutines mark at
+// the same time (an atomic test-and-set decides which one counts a key).
+func (t *Recent) markOld(block []byte, idBytes int, found func(candidate, old int64), shared bool) int64 {
+	entry := t.keyLen + idBytes
+	var marked int64
 	f, fmask := t.filter, t.fmask
 	for off := 0; off+entry <= len(block); off += entry {
 		k := block[off : off+t.keyLen]
@@ -419,10 +471,20 @@ func (t *Recent) MarkOld(block []byte, idBytes int, found func(candidate, old in
 			}
 			slot, _ = t.findState(k, h)
 		}
-		if slot < 0 || t.isMarked(slot) {
+		if slot < 0 {
 			continue
 		}
-		t.mark(slot)
+		if shared {
+			bit := uint64(1) << (slot & 63)
+			if atomic.OrUint64(&t.marked[slot>>6], bit)&bit != 0 {
+				continue
+			}
+		} else {
+			if t.isMarked(slot) {
+				continue
+			}
+			t.mark(slot)
+		}
 		marked++
 		if found != nil && t.ids != nil {
 			found(t.ids[slot], readID(block[off+t.keyLen:off+entry]))
