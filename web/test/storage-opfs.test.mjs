@@ -143,11 +143,9 @@ function assertRan(r, names) {
 }
 
 test('storagefs suite on OPFS and IndexedDB in a dedicated Worker', { timeout: 300_000 }, async () => {
-  const r = await runGo(['-test.v', '-test.run', '^(TestOPFS|TestIndexedDB|TestOpenBrowser|TestMemory|TestIDBWriter.*)$'],
+  const r = await runGo(['-test.v', '-test.run', '^(TestOPFS|TestIndexedDB|TestOpenBrowser|TestMemory)$'],
     { LOCUS_REQUIRE_OPFS: '1' });
-  assertRan(r, ['TestOPFS', 'TestIndexedDB', 'TestOpenBrowser', 'TestMemory',
-    'TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota',
-    'TestIDBWriterUncaught']);
+  assertRan(r, ['TestOPFS', 'TestIndexedDB', 'TestOpenBrowser', 'TestMemory']);
   // Every suite case ran on OPFS, Reopen and Vanish included.
   for (const c of ['WriteOnce', 'LargeSegments', 'ManySegments', 'Stats', 'Quota', 'Reopen', 'Vanish']) {
     assert.match(r.text, new RegExp(`--- PASS: TestOPFS/${c} `), `TestOPFS/${c} did not pass`);
@@ -169,6 +167,13 @@ test('a full origin quota is ErrQuotaExceeded on OPFS', { timeout: 300_000 }, as
   } finally {
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
   }
+});
+
+// After the quota test: the space of the databases these tests delete is not
+// always reclaimed at once, and the quota test needs the origin nearly empty.
+test('IndexedDB writer Worker: reads in flight, a failed transaction, a full quota, a crash', { timeout: 300_000 }, async () => {
+  const r = await runGo(['-test.v', '-test.run', '^TestIDBWriter'], {});
+  assertRan(r, ['TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota', 'TestIDBWriterUncaught']);
 });
 
 test('segment throughput in Chromium (STORAGE_BENCH=1)', { timeout: 600_000, skip: !process.env.STORAGE_BENCH }, async () => {
