@@ -261,7 +261,7 @@ func TestDiskSearchProgress(t *testing.T) {
 			}
 			var samples []job.Progress
 			res := verify.Check(context.Background(), "counters.m", []byte(counters), verify.Options{
-				Options: job.Options{Algorithm: algo, MemoryBytes: 768 << 10, ProgressEvery: 1, Params: params},
+				Options:  job.Options{Algorithm: algo, MemoryBytes: 768 << 10, ProgressEvery: 1, Params: params},
 				FS:       storagefs.NewMemory(storagefs.Options{}),
 				Progress: func(p verify.Progress) { samples = append(samples, p) }})
 			if res.Verdict != verify.Pass || res.Disk == nil {
