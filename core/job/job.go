@@ -143,8 +143,8 @@ type Progress struct {
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`
 	BytesWritten  int64   `json:"bytes_written"` // disk bytes written so far
 	BytesRead     int64   `json:"bytes_read"`    // disk bytes read so far
-	// DiskBytes is what the run holds on disk now: the queue's segments,
-	// the trail's and D (the parallel engine's part queues are not counted).
+	// DiskBytes is what the run holds on disk now: the queues' segments,
+	// the trail's and D.
 	DiskBytes     int64   `json:"disk_bytes,omitempty"`
 	StatesPerSec  float64 `json:"states_per_sec"`
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
