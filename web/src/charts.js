@@ -230,6 +230,11 @@ export const charts = {
     data.levels = [sizes.map((_, i) => i), sizes];
     redrawSoon();
   },
+  // last returns the newest row chart which shows, or null (for tests).
+  last(which) {
+    const d = plots[which]?.data;
+    return d && d[0].length ? d.map((c) => c[c.length - 1]) : null;
+  },
   // drawn returns the number of points chart which shows (for tests).
   drawn(which) {
     return plots[which] ? plots[which].data[0].length : 0;

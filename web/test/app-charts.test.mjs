@@ -1,7 +1,8 @@
 // app-charts: the progress panel's charts beyond states and levels. A small
 // ldbfs run under the smallest budget charts memory, disk I/O and the disk
 // cloud per table check; an exact run that follows charts memory only (the
-// disk charts were reset with the run).
+// disk charts were reset with the run); a randomized BFS run, whose cache
+// fills, charts its cache.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -14,6 +15,7 @@ import * as h from '../testlib/helpers.mjs';
 // D that leaves memory under 16 MiB (the native CLI says so below).
 const model = readFileSync(join(h.root, '..', 'shared', 'models', 'cmurphi', 'mux', 'n_peterson.m'), 'utf8')
   .replace(/^(\s*N\s*:\s*)\d+/m, '$16');
+assert.match(model, /^\s*N\s*:\s*6;/m, 'n_peterson.m declares N');
 
 const app = h.serveAndLaunch();
 
@@ -76,6 +78,29 @@ test('a disk run charts memory, disk I/O and the disk cloud; an exact run after 
   assert.ok(await drawn(page, 'memory') >= 1);
   await page.waitForFunction(() => window.locus.charts.drawn('disk') === 0 && window.locus.charts.drawn('cloud') === 0, null, { timeout: 10000 });
   assert.match(await page.locator('[data-testid=figure-memory] figcaption').textContent(), /256\.0 MiB/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a randomized BFS run charts its cache fill', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'locus-charts-')), 'np6.m');
+  writeFileSync(file, model);
+  // rbfs's queue may spill under 16 MiB: the disk chart is shown as the
+  // native run's disk writes say.
+  const native = h.nativeCheck(file, ['--algo', 'rbfs', '-m', '16']);
+  const page = await app.browser.context.newPage();
+  const errors = await h.openApp(page, app.srv.url + h.shareFragment(model, { f: 'np6.m', a: 'rbfs', mem: '16' }));
+  await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
+  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'rbfs');
+  assert.equal(await h.run(page, { timeout: 240000 }), 'pass', await page.locator('[data-testid=verdict-text]').textContent());
+  await page.locator('[data-testid=figure-collisions]').scrollIntoViewIfNeeded();
+  await h.screenshot(page, 'charts-30-rbfs');
+  assert.deepEqual(await shown(page), { memory: true, disk: (native.disk_bytes_written ?? 0) > 0, cloud: false, collisions: true });
+  const points = await drawn(page, 'collisions');
+  const fill = await page.evaluate(() => window.locus.charts.last('collisions'));
+  console.log(`# rbfs: ${points} collision points, the last ${JSON.stringify(fill)}`);
+  assert.ok(fill[2] > 0 && fill[2] <= 1, `the cache's fill is a share (${fill[2]})`);
+  assert.match(await page.locator('[data-testid=live-cache-fill] dd').textContent(), /%/);
   assert.deepEqual(errors, []);
   await page.close();
 });
