@@ -531,7 +531,7 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		r.Samples++
 		r.disk.observe(m.Progress)
 		chartsPush(m.Progress)
-		chartsPoints(r.charts.observe(m.Progress, r.disk, r.Options.MemoryBytes))
+		chartsPoints(r.charts.observe(m.Progress, r.Options.MemoryBytes))
 		if a.bfsLevels(r) {
 			// (A depth-first run's "level" is its depth, which can reach
 			// millions: no per-level chart for it.)

@@ -17,6 +17,39 @@ type chartFeed struct {
 	used, peak int64
 	onDisk     int64
 	last       protocol.Progress
+	io         []ioSample // the last second or so of disk counts, oldest first
+}
+
+// ioSample is a progress sample's cumulative disk counts.
+type ioSample struct {
+	seconds       float64
+	written, read int64
+}
+
+// rateWindow is the span the disk chart's rates average over.
+const rateWindow = 1.0 // seconds
+
+// ioRates records a sample's disk counts and returns the write and read
+// rates over the last second: from the newest sample at least that old,
+// else from the oldest kept, else (the first sample) since the start. A
+// clock that goes back (a resumed run) starts the window over.
+func (f *chartFeed) ioRates(s ioSample) (write, read float64) {
+	if n := len(f.io); n > 0 && s.seconds < f.io[n-1].seconds {
+		f.io = f.io[:0]
+	}
+	from := ioSample{}
+	for i := len(f.io) - 1; i >= 0; i-- {
+		from = f.io[i]
+		if s.seconds-f.io[i].seconds >= rateWindow {
+			f.io = f.io[i:] // older samples are no longer needed
+			break
+		}
+	}
+	f.io = append(f.io, s)
+	if dt := s.seconds - from.seconds; dt > 0 {
+		write, read = float64(s.written-from.written)/dt, float64(s.read-from.read)/dt
+	}
+	return max(write, 0), max(read, 0)
 }
 
 // The points of one sample; a nil one adds nothing to its chart. Field
@@ -62,13 +95,14 @@ func touchesDisk(p *protocol.Progress) bool {
 	return p.BytesWritten > 0 || p.BytesRead > 0 || p.QueueDisk > 0 || p.DiskBytes > 0
 }
 
-// observe takes one progress sample; rates are the disk rates the panel
-// shows (measured over a second or more).
-func (f *chartFeed) observe(p *protocol.Progress, rates diskRates, budget int64) chartPoints {
+// observe takes one progress sample of a run whose budget is budget (the
+// sample's own, when it says).
+func (f *chartFeed) observe(p *protocol.Progress, budget int64) chartPoints {
 	if p == nil {
 		return chartPoints{}
 	}
 	f.last = *p
+	write, read := f.ioRates(ioSample{p.Seconds, p.BytesWritten, p.BytesRead})
 	f.used, f.peak = p.MemoryBytes, max(f.peak, p.MemoryBytes)
 	if p.MemoryBudget > 0 {
 		budget = p.MemoryBudget
@@ -79,12 +113,7 @@ func (f *chartFeed) observe(p *protocol.Progress, rates diskRates, budget int64)
 	}
 	if f.Disk {
 		f.onDisk = p.DiskBytes
-		w, r := rates.WriteRate, rates.ReadRate
-		if !rates.measured && p.Seconds > 0 {
-			// Before a full second: the average since the start.
-			w, r = float64(p.BytesWritten)/p.Seconds, float64(p.BytesRead)/p.Seconds
-		}
-		out.Disk = &diskPoint{p.Seconds, w, r, f.onDisk}
+		out.Disk = &diskPoint{p.Seconds, write, read, f.onDisk}
 	}
 	if d := p.Disk; d != nil && d.LastCheck != nil && d.LastCheck.Check > f.lastCheck {
 		c := d.LastCheck
@@ -125,17 +154,8 @@ func (f *chartFeed) finish(res *protocol.Result, budget int64) (chartPoints, []c
 		if onDisk == 0 && res.Disk != nil {
 			onDisk = res.Disk.DBytes
 		}
-		p := diskPoint{Seconds: res.Seconds, OnDisk: onDisk}
-		if res.Seconds > 0 {
-			p.Write, p.Read = float64(res.DiskWritten)/res.Seconds, float64(res.DiskRead)/res.Seconds
-		}
-		if f.last.Seconds > 0 && res.Seconds > f.last.Seconds {
-			// The rate over the time since the last sample.
-			dt := res.Seconds - f.last.Seconds
-			p.Write = max(0, float64(res.DiskWritten-f.last.BytesWritten)/dt)
-			p.Read = max(0, float64(res.DiskRead-f.last.BytesRead)/dt)
-		}
-		out.Disk = &p
+		write, read := f.ioRates(ioSample{res.Seconds, res.DiskWritten, res.DiskRead})
+		out.Disk = &diskPoint{res.Seconds, write, read, onDisk}
 	}
 	if res.CollisionRate > 0 {
 		f.Collisions = true

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"testing"
 
 	"github.com/locus-mc/locus/core/job"
@@ -45,7 +46,7 @@ func TestChartFeedRuns(t *testing.T) {
 			memory := 0
 			for i := range tc.samples {
 				p := &tc.samples[i]
-				pts := f.observe(p, diskRates{}, 32<<20)
+				pts := f.observe(p, 32<<20)
 				if pts.Memory == nil || pts.Memory.Used != p.MemoryBytes || pts.Memory.Seconds != p.Seconds {
 					t.Fatalf("sample %d: memory point %+v", i, pts.Memory)
 				}
@@ -81,22 +82,29 @@ func TestChartFeedRuns(t *testing.T) {
 	}
 }
 
-// TestChartFeedDiskRates: before a second of samples the disk point's rates
-// are the average since the start; after, the panel's measured rates.
+// TestChartFeedDiskRates: the disk chart's rates average over the last
+// second of samples (the first sample: since the start), and start over
+// when the clock goes back.
 func TestChartFeedDiskRates(t *testing.T) {
+	const MiB = 1 << 20
 	var f chartFeed
-	var d diskRates
-	p := protocol.Progress{Seconds: 0.5, BytesWritten: 1 << 20, BytesRead: 1 << 19, DiskBytes: 1 << 20}
-	d.observe(&p)
-	pts := f.observe(&p, d, 0)
-	if pts.Disk == nil || pts.Disk.Write != 2<<20 || pts.Disk.Read != 1<<20 || pts.Disk.OnDisk != 1<<20 {
-		t.Fatalf("first disk point %+v, want 2 MiB/s written, 1 MiB/s read, 1 MiB on disk", pts.Disk)
-	}
-	p = protocol.Progress{Seconds: 2.5, BytesWritten: 5 << 20, BytesRead: 1 << 19, DiskBytes: 3 << 20}
-	d.observe(&p)
-	pts = f.observe(&p, d, 0)
-	if pts.Disk.Write != 2<<20 || pts.Disk.Read != 0 || pts.Disk.OnDisk != 3<<20 {
-		t.Fatalf("measured disk point %+v, want 2 MiB/s written, nothing read, 3 MiB on disk", pts.Disk)
+	for i, tc := range []struct {
+		seconds       float64
+		written, read int64
+		write, rd     float64 // the rates charted, MiB/s
+	}{
+		{0.5, 1 * MiB, 0, 2, 0},        // since the start
+		{1.0, 2 * MiB, 1 * MiB, 2, 2},  // within a second: from the oldest kept (0.5)
+		{1.5, 2 * MiB, 3 * MiB, 1, 3},  // from 0.5, a second old
+		{2.0, 4 * MiB, 3 * MiB, 2, 2},  // from 1.0
+		{2.5, 4 * MiB, 3 * MiB, 2, 0},  // from 1.5
+		{3.5, 4 * MiB, 4 * MiB, 0, 1},  // from 2.5
+		{0.5, 5 * MiB, 3 * MiB, 10, 6}, // resumed: the clock went back, since the start
+	} {
+		pts := f.observe(&protocol.Progress{Seconds: tc.seconds, BytesWritten: tc.written, BytesRead: tc.read, DiskBytes: 1}, 0)
+		if pts.Disk == nil || math.Abs(pts.Disk.Write-tc.write*MiB) > 1 || math.Abs(pts.Disk.Read-tc.rd*MiB) > 1 {
+			t.Fatalf("sample %d at %.1f s: disk point %+v, want %g MiB/s written and %g read", i, tc.seconds, pts.Disk, tc.write, tc.rd)
+		}
 	}
 }
 
@@ -117,7 +125,7 @@ func TestChartFeedFinish(t *testing.T) {
 	t.Run("disk search", func(t *testing.T) {
 		var f chartFeed
 		f.observe(&protocol.Progress{Seconds: 1, MemoryBytes: 1 << 20, BytesWritten: 1 << 20, DiskBytes: 1 << 20,
-			Disk: &job.DiskProgress{Checks: 1, LastCheck: &job.CloudSample{Check: 1, Blocks: 1, Read: 1}}}, diskRates{}, 0)
+			Disk: &job.DiskProgress{Checks: 1, LastCheck: &job.CloudSample{Check: 1, Blocks: 1, Read: 1}}}, 0)
 		res := &protocol.Result{Seconds: 2, PeakBytes: 2 << 20, DiskWritten: 3 << 20, DiskRead: 2 << 20,
 			Disk: &job.DiskSearch{DBytes: 5 << 20, Cloud: []job.CloudSample{{Check: 1, Blocks: 1, Read: 1}, {Check: 3, Blocks: 4, Read: 4, Calibrate: true}}}}
 		pts, cloud := f.finish(res, 16<<20)
@@ -125,7 +133,7 @@ func TestChartFeedFinish(t *testing.T) {
 			t.Fatalf("memory point %+v: the last sample's use and the result's peak", pts.Memory)
 		}
 		if pts.Disk == nil || pts.Disk.Write != 2<<20 || pts.Disk.Read != 2<<20 || pts.Disk.OnDisk != 1<<20 {
-			t.Fatalf("disk point %+v: the rates since the last sample", pts.Disk)
+			t.Fatalf("disk point %+v: the rates over the last second, the last sample's bytes on disk", pts.Disk)
 		}
 		if len(cloud) != 2 || cloud[1] != (cloudPoint{3, 4, 4, true}) || !f.Cloud {
 			t.Fatalf("cloud history %v", cloud)

@@ -159,7 +159,6 @@ type diskRates struct {
 	written, read int64
 	WriteRate     float64 // bytes per second
 	ReadRate      float64
-	measured      bool // the rates span a second or more of samples
 }
 
 func (d *diskRates) observe(p *protocol.Progress) {
@@ -173,7 +172,6 @@ func (d *diskRates) observe(p *protocol.Progress) {
 	case dt >= 1:
 		d.WriteRate = float64(p.BytesWritten-d.written) / dt
 		d.ReadRate = float64(p.BytesRead-d.read) / dt
-		d.measured = true
 	default:
 		return
 	}
