@@ -28,6 +28,22 @@ async function shown(page) {
   return out;
 }
 
+// checkBoth checks the model with algo under 16 MiB natively and in a new
+// page, where the run must pass; it returns the native result, the page and
+// the page's script errors.
+async function checkBoth(algo) {
+  const file = join(mkdtempSync(join(tmpdir(), 'locus-charts-')), 'np6.m');
+  writeFileSync(file, model);
+  const native = h.nativeCheck(file, ['--algo', algo, '-m', '16']);
+  assert.equal(native.verdict, 'pass', native.reason);
+  const page = await app.browser.context.newPage();
+  const errors = await h.openApp(page, app.srv.url + h.shareFragment(model, { f: 'np6.m', a: algo, mem: '16' }));
+  await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
+  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), algo);
+  assert.equal(await h.run(page, { timeout: 240000 }), 'pass', await page.locator('[data-testid=verdict-text]').textContent());
+  return { native, page, errors };
+}
+
 // drawn waits until chart which shows at least one point and returns how many.
 async function drawn(page, which) {
   await page.waitForFunction((w) => window.locus.charts.drawn(w) > 0, which, { timeout: 10000 });
@@ -35,17 +51,8 @@ async function drawn(page, which) {
 }
 
 test('a disk run charts memory, disk I/O and the disk cloud; an exact run after it only memory', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'locus-charts-')), 'np6.m');
-  writeFileSync(file, model);
-  const native = h.nativeCheck(file, ['--algo', 'ldbfs', '-m', '16']);
-  assert.equal(native.verdict, 'pass', native.reason);
+  const { native, page, errors } = await checkBoth('ldbfs');
   assert.ok(native.disk_bytes_written > 0 && native.disk.checks > 1, `ldbfs under 16 MiB writes D to disk (${native.disk_bytes_written} bytes, ${native.disk.checks} checks)`);
-
-  const page = await app.browser.context.newPage();
-  const errors = await h.openApp(page, app.srv.url + h.shareFragment(model, { f: 'np6.m', a: 'ldbfs', mem: '16' }));
-  await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
-  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'ldbfs');
-  assert.equal(await h.run(page, { timeout: 240000 }), 'pass', await page.locator('[data-testid=verdict-text]').textContent());
   await page.locator('[data-testid=progress]').scrollIntoViewIfNeeded();
   await h.screenshot(page, 'charts-10-ldbfs');
   await page.locator('[data-testid=figure-cloud]').scrollIntoViewIfNeeded();
@@ -83,16 +90,9 @@ test('a disk run charts memory, disk I/O and the disk cloud; an exact run after 
 });
 
 test('a randomized BFS run charts its cache fill', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'locus-charts-')), 'np6.m');
-  writeFileSync(file, model);
   // rbfs's queue may spill under 16 MiB: the disk chart is shown as the
   // native run's disk writes say.
-  const native = h.nativeCheck(file, ['--algo', 'rbfs', '-m', '16']);
-  const page = await app.browser.context.newPage();
-  const errors = await h.openApp(page, app.srv.url + h.shareFragment(model, { f: 'np6.m', a: 'rbfs', mem: '16' }));
-  await page.waitForFunction((want) => window.locus.editor.getText() === want, model);
-  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'rbfs');
-  assert.equal(await h.run(page, { timeout: 240000 }), 'pass', await page.locator('[data-testid=verdict-text]').textContent());
+  const { native, page, errors } = await checkBoth('rbfs');
   await page.locator('[data-testid=figure-collisions]').scrollIntoViewIfNeeded();
   await h.screenshot(page, 'charts-30-rbfs');
   assert.deepEqual(await shown(page), { memory: true, disk: (native.disk_bytes_written ?? 0) > 0, cloud: false, collisions: true });
