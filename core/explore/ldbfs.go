@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"time"
 
@@ -86,8 +87,10 @@ const (
 	// hotYield: a level is worth reading at every check if calibrations
 	// find in it an old state for every hotYield of its entries; the
 	// yields are averaged with weight yieldWeight for the newest.
-	hotYield    = 256
-	yieldWeight = 0.5
+	hotYield = 256
+	// maxScanWorkers bounds the goroutines of a check's scan of D.
+	maxScanWorkers = 4
+	yieldWeight    = 0.5
 )
 
 func init() {
@@ -144,6 +147,7 @@ type diskBFS struct {
 
 	cloud, initCloud float64
 	window           int             // levels whose blocks every check reads
+	scanWorkers      int             // goroutines a check's scan of D uses
 	hot              []int           // distances behind the current level the cloud always reads (learned)
 	yield            map[int]float64 // old states per entry of D, by distance (see learn)
 	gamma            int64
@@ -266,7 +270,8 @@ func newDiskBFS(s *searcher, all bool, sigBits int) (*diskBFS, error) {
 
 // newDiskFiles sets up D and R (empty).
 func newDiskFiles(s *searcher, all bool, sigBits int) (*diskBFS, error) {
-	l := &diskBFS{s: s, fs: s.opts.FS, all: all, name: engineName(all), historyEvery: 1}
+	l := &diskBFS{s: s, fs: s.opts.FS, all: all, name: engineName(all), historyEvery: 1,
+		scanWorkers: min(runtime.GOMAXPROCS(0), maxScanWorkers)}
 	l.ioBase = l.fs.Stats()
 	g := geometryOf(s, all, sigBits)
 	l.idBytes, l.ruleBytes = g.idBytes, g.ruleBytes
@@ -405,19 +410,21 @@ func (l *diskBFS) install() {
 	s.extraProgress = l.progress
 }
 
-// enqueue puts a candidate in Q_unck: its record, then its parent and rule.
-func (l *diskBFS) enqueue(rec []byte, parent int64, rule uint32) error {
+// enqueue puts a candidate in Q_unck: its record, then its parent, its
+// rule and its slot in M.
+func (l *diskBFS) enqueue(rec []byte, at uint64, parent int64, rule uint32) error {
 	n := len(rec)
 	u := l.unckRec
 	copy(u, rec)
 	binary.LittleEndian.PutUint64(u[n:], uint64(parent))
 	binary.LittleEndian.PutUint32(u[n+8:], rule)
+	binary.LittleEndian.PutUint64(u[n+12:], at)
 	return l.unck.Push(u)
 }
 
 // unckRecSize is the size of a Q_unck record: a frontier record, the
-// parent and the rule.
-func unckRecSize(s *searcher) int { return s.recSize() + 12 }
+// parent, the rule and the slot.
+func unckRecSize(s *searcher) int { return s.recSize() + 20 }
 
 // afterExpand records the rules the state just taken from Q_ck fired, and
 // checks if M is full.
@@ -556,7 +563,7 @@ func (l *diskBFS) check(canCheckpoint bool) error {
 		fromCloud, indexed = l.m.MarkOldIndexed(l.lookupTail, alias)
 	}
 	if !indexed {
-		fromCloud = l.m.MarkOld(l.d.Tail(), l.idBytes, alias)
+		fromCloud = l.markOld(l.d.Tail(), alias)
 	}
 	// The cloud first, so that a calibration counts as missed only the
 	// old states no block of the cloud held.
@@ -575,7 +582,7 @@ func (l *diskBFS) check(canCheckpoint bool) error {
 				return err
 			}
 			l.dRead += int64(len(data))
-			n := l.m.MarkOld(data, l.idBytes, alias)
+			n := l.markOld(data, alias)
 			if marks != nil {
 				marks[i] = n
 			}
@@ -626,6 +633,16 @@ func (l *diskBFS) check(canCheckpoint bool) error {
 	return nil
 }
 
+// markOld marks the candidates entries of D hold, on every core the
+// process may use (the scan only reads D and M; the expansions between
+// checks stay on one) unless each old entry must be reported (liveness).
+func (l *diskBFS) markOld(entries []byte, alias func(candidate, old int64)) int64 {
+	if alias != nil || l.scanWorkers < 2 {
+		return l.m.MarkOld(entries, l.idBytes, alias)
+	}
+	return l.m.MarkOldParallel(entries, l.idBytes, l.scanWorkers)
+}
+
 // lookupTail finds a key in D's tail, returning the old entry's id.
 func (l *diskBFS) lookupTail(k []byte) (int64, bool) {
 	e, ok := l.d.LookupTail(k)
@@ -670,11 +687,7 @@ func (l *diskBFS) moveSurvivors() error {
 			return nil
 		}
 		packed := rec[:sb]
-		var h uint64
-		if l.m.SigBits() == 0 {
-			h = state.Hash(packed)
-		}
-		if !l.m.Survives(packed, h) {
+		if !l.m.Survives(binary.LittleEndian.Uint64(rec[sb+24:])) {
 			continue
 		}
 		id := int64(binary.LittleEndian.Uint64(rec[sb:]))

@@ -92,7 +92,7 @@ type searcher struct {
 	// state the visited set accepted, with its parent and rule, instead of
 	// the frontier: the engine checks these candidates later and calls
 	// queueKept for the survivors (disk-based BFS).
-	enqueue func(rec []byte, parent int64, rule uint32) error
+	enqueue func(rec []byte, at uint64, parent int64, rule uint32) error
 	// checkLater leaves props.admissible to the engine, which calls it for
 	// the survivors of its check only (never with liveness properties: a
 	// discarded candidate must not have an id in their graph).
@@ -424,7 +424,7 @@ func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, r
 		// The engine checks and counts it later (queueKept).
 		binary.LittleEndian.PutUint64(s.rec[s.m.StateBytes:], uint64(id))
 		binary.LittleEndian.PutUint32(s.rec[s.m.StateBytes+8:], uint32(depth))
-		if err := s.enqueue(s.rec, parent, rule); err != nil {
+		if err := s.enqueue(s.rec, at, parent, rule); err != nil {
 			s.incomplete(err)
 			return id, false, true
 		}
