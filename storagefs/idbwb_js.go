@@ -19,6 +19,11 @@ package storagefs
 // were made and nothing commits after a failure, so the database always
 // holds a prefix of them, as after a crash at that point: what checkpoints
 // (a manifest written after a Sync) are built to survive.
+//
+// Where a Worker can be started (a browser), the Blobs are built and the
+// transactions committed by a writer Worker instead (idbwriter_js.go), off
+// the engine's thread, with the same order, batching and failure rules;
+// the goroutine and queue here serve where there is none (Node).
 
 import (
 	"bytes"
@@ -64,6 +69,7 @@ type idbDriver struct {
 	gone     bool  // the database was deleted from outside
 	closed   bool
 	changed  chan struct{} // closed and replaced whenever a transaction ends
+	w        *idbWriter    // the writer Worker, where there is one (idbwriter_js.go)
 	kick     chan struct{}
 	onChange js.Func
 }
@@ -114,6 +120,16 @@ func openIDBWriteBehind(name string) (*idbDriver, error) {
 		return nil
 	})
 	db.Set("onversionchange", d.onChange)
+	if idbWorkersAvailable() {
+		w, err := startIDBWriter(d)
+		if err != nil {
+			db.Call("close")
+			return nil, classifyIDBOr(err)
+		}
+		if w != nil {
+			return d, nil
+		}
+	}
 	go d.flusher()
 	return d, nil
 }
@@ -281,6 +297,12 @@ func (d *idbDriver) write(name string, data []byte) error {
 	if err := d.failure(); err != nil {
 		return err
 	}
+	if d.w != nil {
+		d.queued += n
+		d.known[name] = true
+		d.post(name, data, false)
+		return nil
+	}
 	u8 := js.Global().Get("Uint8Array").New(len(data))
 	js.CopyBytesToJS(u8, data)
 	buf := u8
@@ -304,6 +326,14 @@ func (d *idbDriver) open(name string) (segmentReader, error) {
 		return nil, ErrNotExist
 	}
 	v, ok := d.pending[name]
+	// With a writer Worker the data is over there: read it back once committed.
+	for d.w != nil && d.failure() == nil && d.lastSeq[name] != 0 {
+		d.wait()
+	}
+	if err := d.failure(); err != nil {
+		d.mu.Unlock()
+		return nil, err
+	}
 	d.mu.Unlock()
 	if !ok {
 		tx, err := call(d.db, "transaction", idbData, "readonly")
@@ -357,13 +387,17 @@ func (d *idbDriver) remove(name string) error {
 		return ErrNotExist
 	}
 	delete(d.known, name)
+	if d.w != nil {
+		d.post(name, nil, true)
+		return nil
+	}
 	d.queue(idbOp{name: name})
 	return nil
 }
 
 // idle waits until everything queued is committed; mu is held.
 func (d *idbDriver) idle() error {
-	for d.failure() == nil && (len(d.ops) > 0 || d.inflight) {
+	for d.failure() == nil && (len(d.ops) > 0 || d.inflight || d.w != nil && len(d.w.posted) > 0) {
 		d.wait()
 	}
 	return d.failure()
@@ -420,6 +454,9 @@ func (d *idbDriver) close() error {
 	err := d.idle()
 	d.closed = true
 	d.mu.Unlock()
+	if d.w != nil {
+		d.w.stop()
+	}
 	select {
 	case d.kick <- struct{}{}:
 	default:

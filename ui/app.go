@@ -53,6 +53,7 @@ type Run struct {
 	levels   levelEstimate
 	sizes    []int64
 	disk     diskRates
+	charts   chartFeed
 }
 
 // sentence capitalizes an error message (lowercase by Go convention) for display.
@@ -530,6 +531,7 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 		r.Samples++
 		r.disk.observe(m.Progress)
 		chartsPush(m.Progress)
+		chartsPoints(r.charts.observe(m.Progress, r.Options.MemoryBytes))
 		if a.bfsLevels(r) {
 			// (A depth-first run's "level" is its depth, which can reach
 			// millions: no per-level chart for it.)
@@ -558,6 +560,11 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 				final.States = r.Progress.States
 			}
 			chartsPush(&final)
+			points, cloud := r.charts.finish(res, r.Options.MemoryBytes)
+			chartsPoints(points)
+			if cloud != nil {
+				chartsSetCloud(cloud)
+			}
 		}
 		if len(m.Result.Diagnostics) > 0 {
 			editorSetDiagnostics(m.Result.Diagnostics)

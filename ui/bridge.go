@@ -36,6 +36,22 @@ func chartsPush(p *protocol.Progress) {
 	locus("charts").Call("push", p.Seconds, float64(p.States), float64(p.QueueMemory+p.QueueDisk))
 }
 
+// chartsPoints adds one sample's points to the memory, disk, cloud and
+// collision charts.
+func chartsPoints(p chartPoints) {
+	if p == (chartPoints{}) {
+		return
+	}
+	b, _ := json.Marshal(p)
+	locus("charts").Call("points", string(b))
+}
+
+// chartsSetCloud replaces the disk cloud chart's points.
+func chartsSetCloud(checks []cloudPoint) {
+	b, _ := json.Marshal(checks)
+	locus("charts").Call("setCloud", string(b))
+}
+
 // The state views and the traces they show (web/src/stateview.js,
 // tracestore.js); key is "run", "sim" or "graph".
 func stateviewAttach(key string, host js.Value) { locus("stateview").Call("attach", key, host) }

@@ -121,6 +121,23 @@ func (c *ProgressPanel) LevelsCaption() string {
 	return "New states per BFS level"
 }
 
+// The charts beyond states and levels, each shown once the run has its
+// figures: memory for every run, disk I/O once it touched storage, the disk
+// cloud once a disk-based search made a table check, collisions for the
+// engines that report them.
+func (c *ProgressPanel) HasDisk() bool       { return c.App.Run != nil && c.App.Run.charts.Disk }
+func (c *ProgressPanel) HasCloud() bool      { return c.App.Run != nil && c.App.Run.charts.Cloud }
+func (c *ProgressPanel) HasCollisions() bool { return c.App.Run != nil && c.App.Run.charts.Collisions }
+
+// MemoryCaption titles the memory chart with the budget.
+func (c *ProgressPanel) MemoryCaption() string {
+	r := c.App.Run
+	if r == nil || r.Options.MemoryBytes <= 0 {
+		return "Engine memory over time (no budget)"
+	}
+	return "Engine memory over time, against the budget of " + byteSize(r.Options.MemoryBytes)
+}
+
 // NoLevels reports a run whose engine does not search by BFS levels, so
 // there is no per-level chart.
 func (c *ProgressPanel) NoLevels() bool {

@@ -157,6 +157,7 @@ type diskBFS struct {
 	lastRead         int
 	dRead            int64 // bytes of D read by checks
 	history          []job.CloudSample
+	last             job.CloudSample // the last check's sample, for progress
 	historyEvery     int64
 	first            bool  // the first check queues the start states
 	candidatesBefore int64 // candidates of earlier sessions (resumed runs)
@@ -624,6 +625,7 @@ func (l *diskBFS) check(canCheckpoint bool) error {
 		}
 		l.learn(marks)
 	}
+	l.last = sample
 	l.record(sample)
 	if canCheckpoint && l.ck != nil && !s.stop {
 		return l.ck.save(l)
@@ -958,6 +960,14 @@ func (l *diskBFS) progress(p *job.Progress) {
 		MFill: l.m.Fill(), MCapacity: l.m.Capacity(), DStates: l.d.Len(),
 		DBytes: l.d.DiskBytes() + int64(len(l.d.Tail())), DBlocks: l.d.Blocks(),
 		CloudBlocks: l.lastRead, CloudShare: share, Checks: l.checks, Unchecked: l.unck.Len(),
+	}
+	if l.last.Check > 0 {
+		last := l.last
+		p.Disk.LastCheck = &last
+	}
+	p.DiskBytes += l.d.DiskBytes()
+	if l.unck != nil {
+		p.DiskBytes += l.unck.Stats().OnDisk * int64(l.unck.RecordSize())
 	}
 	if l.ck != nil {
 		l.ck.progress(p)

@@ -247,3 +247,56 @@ func TestCheckpointIfAble(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskSearchProgress follows a disk search's progress samples: each
+// carries the last table check (numbers that only grow, no more blocks read
+// than D had, calibrations where the calibrate parameter puts them) and the
+// bytes on disk, so that the app can chart the disk cloud check by check.
+func TestDiskSearchProgress(t *testing.T) {
+	for _, algo := range []string{"dbfs", "ldbfs"} {
+		t.Run(algo, func(t *testing.T) {
+			var params map[string]float64
+			if algo == "ldbfs" {
+				params = map[string]float64{"calibrate": 3}
+			}
+			var samples []job.Progress
+			res := verify.Check(context.Background(), "counters.m", []byte(counters), verify.Options{
+				Options:  job.Options{Algorithm: algo, MemoryBytes: 768 << 10, ProgressEvery: 1, Params: params},
+				FS:       storagefs.NewMemory(storagefs.Options{}),
+				Progress: func(p verify.Progress) { samples = append(samples, p) }})
+			if res.Verdict != verify.Pass || res.Disk == nil {
+				t.Fatalf("%s %s", res.Verdict, res.Reason)
+			}
+			var last int64
+			checks, onDisk := 0, false
+			for _, p := range samples {
+				if p.Disk == nil || p.Disk.LastCheck == nil {
+					if p.Disk != nil && p.Disk.Checks > 0 {
+						t.Fatalf("%d checks but no last check", p.Disk.Checks)
+					}
+					continue
+				}
+				c := p.Disk.LastCheck
+				if c.Check < last || c.Check != p.Disk.Checks || c.Read > c.Blocks || c.Read < 0 {
+					t.Fatalf("last check %+v after check %d, progress says %d checks", c, last, p.Disk.Checks)
+				}
+				if c.Check > last {
+					checks++
+				}
+				if want := algo == "ldbfs" && c.Check%3 == 0; c.Calibrate != want {
+					t.Fatalf("check %d: calibrate %v", c.Check, c.Calibrate)
+				}
+				last = c.Check
+				if p.DiskBytes > 0 {
+					onDisk = true
+				}
+				if p.Disk.DBlocks > 0 && p.DiskBytes == 0 {
+					t.Fatalf("D has %d blocks but the run holds %d bytes on disk", p.Disk.DBlocks, p.DiskBytes)
+				}
+			}
+			if checks < 2 || !onDisk || res.Disk.DBlocks == 0 {
+				t.Fatalf("%d distinct checks seen in %d samples, on disk %v, D %d blocks", checks, len(samples), onDisk, res.Disk.DBlocks)
+			}
+		})
+	}
+}

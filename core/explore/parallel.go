@@ -306,6 +306,7 @@ func (p *parallel) run() *Result {
 			}
 			pr.QueueMemory += st.queue.InMemory
 			pr.QueueDisk += st.queue.OnDisk
+			pr.DiskBytes += st.queue.OnDisk * int64(s.m.StateBytes+8) // a part's record: state | global id
 			pr.BytesWritten += st.queue.BytesWritten
 			pr.BytesRead += st.queue.BytesRead
 		}

@@ -622,6 +622,7 @@ func (s *searcher) progress(now time.Time) job.Progress {
 		MemoryBudget:  s.b.Limit(),
 		BytesWritten:  qs.BytesWritten + tw,
 		BytesRead:     qs.BytesRead + tr,
+		DiskBytes:     qs.OnDisk*int64(s.front.RecordSize()) + s.trail.DiskBytes(),
 		TrailBytes:    s.trail.MemoryBytes() + s.trail.DiskBytes(),
 	}
 	if vs.Inserted > 0 {

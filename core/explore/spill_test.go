@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,6 +175,38 @@ func TestParallelSpill(t *testing.T) {
 				}
 			}
 			t.Logf("one worker passes from %d bytes; compared at %d budgets", hi, passed)
+		})
+	}
+}
+
+// TestSpillProgressDiskBytes follows the progress of a run whose queue
+// spills, with one worker and with two: while states are queued on disk
+// the samples say how many bytes the run holds there, never more than it
+// wrote.
+func TestSpillProgressDiskBytes(t *testing.T) {
+	src, err := os.ReadFile("testdata/wide.m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := verify.Check(context.Background(), "wide.m", src, verify.Options{Options: job.Options{Symmetry: "off"}})
+	for _, workers := range []int{1, 2} {
+		t.Run(strconv.Itoa(workers), func(t *testing.T) {
+			spilled := 0
+			res := verify.Check(context.Background(), "wide.m", src, verify.Options{
+				Options: job.Options{Algorithm: "bfs", Symmetry: "off", Workers: workers, MemoryBytes: base.PeakBytes * 6 / 10, ProgressEvery: 1},
+				FS:      storagefs.NewMemory(storagefs.Options{}),
+				Progress: func(p verify.Progress) {
+					if p.QueueDisk == 0 {
+						return
+					}
+					spilled++
+					if p.DiskBytes < p.QueueDisk || p.DiskBytes > p.BytesWritten {
+						t.Errorf("%d states queued on disk, %d bytes on disk, %d written", p.QueueDisk, p.DiskBytes, p.BytesWritten)
+					}
+				}})
+			if res.Verdict != verify.Pass || spilled == 0 {
+				t.Fatalf("%s (%s), %d samples with states on disk", res.Verdict, res.Reason, spilled)
+			}
 		})
 	}
 }

@@ -143,6 +143,9 @@ type Progress struct {
 	MemoryBudget  int64   `json:"memory_budget,omitempty"`
 	BytesWritten  int64   `json:"bytes_written"` // disk bytes written so far
 	BytesRead     int64   `json:"bytes_read"`    // disk bytes read so far
+	// DiskBytes is what the run holds on disk now: the queues' segments,
+	// the trail's and D.
+	DiskBytes     int64   `json:"disk_bytes,omitempty"`
 	StatesPerSec  float64 `json:"states_per_sec"`
 	CollisionRate float64 `json:"collision_rate,omitempty"` // cache: evictions / insertions
 	CacheFill     float64 `json:"cache_fill,omitempty"`     // cache: occupied share of its entries
@@ -173,6 +176,10 @@ type DiskProgress struct {
 	CloudShare  float64 `json:"cloud_share"`  // the disk cloud size as a share of D's blocks
 	Checks      int64   `json:"checks"`       // table checks so far
 	Unchecked   int64   `json:"unchecked"`    // candidates waiting for the next check (Q_unck)
+	// LastCheck is the last table check's sample (nil before the first), so
+	// that a reader sampling the progress charts the disk cloud check by
+	// check; the result's disk.cloud holds the whole (thinned) history.
+	LastCheck *CloudSample `json:"last_check,omitempty"`
 }
 
 // DiskSearch reports a disk-based search (dbfs, ldbfs).
