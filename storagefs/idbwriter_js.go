@@ -200,17 +200,8 @@ func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 }
 
 // newJS calls new c(args...), returning a thrown exception as an error.
-func newJS(c js.Value, args ...any) (v js.Value, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			je, ok := x.(js.Error)
-			if !ok {
-				panic(x)
-			}
-			err = jsError(je.Value)
-		}
-	}()
-	return c.New(args...), nil
+func newJS(c js.Value, args ...any) (js.Value, error) {
+	return catchJS(func() js.Value { return c.New(args...) })
 }
 
 // fromWriter handles a message from the writer Worker.

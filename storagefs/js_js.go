@@ -70,7 +70,12 @@ func jsErrorName(err error) string {
 }
 
 // call calls v[method](args...), returning a thrown exception as an error.
-func call(v js.Value, method string, args ...any) (r js.Value, err error) {
+func call(v js.Value, method string, args ...any) (js.Value, error) {
+	return catchJS(func() js.Value { return v.Call(method, args...) })
+}
+
+// catchJS runs f, returning an exception it throws as an error.
+func catchJS(f func() js.Value) (v js.Value, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			je, ok := x.(js.Error)
@@ -80,7 +85,7 @@ func call(v js.Value, method string, args ...any) (r js.Value, err error) {
 			err = jsError(je.Value)
 		}
 	}()
-	return v.Call(method, args...), nil
+	return f(), nil
 }
 
 // await blocks the calling goroutine until promise p settles, turning a
