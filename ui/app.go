@@ -52,7 +52,6 @@ type Run struct {
 	Resumed  string // the stored run (its store's name) this run continues
 	levels   levelEstimate
 	sizes    []int64
-	disk     diskRates
 	charts   chartFeed
 }
 
@@ -529,7 +528,6 @@ func (a *App) receive(from *worker, m protocol.Message) bool {
 	case protocol.TypeProgress:
 		r.Progress = m.Progress
 		r.Samples++
-		r.disk.observe(m.Progress)
 		chartsPush(m.Progress)
 		chartsPoints(r.charts.observe(m.Progress, r.Options.MemoryBytes))
 		if a.bfsLevels(r) {

@@ -18,7 +18,11 @@ type chartFeed struct {
 	onDisk     int64
 	last       protocol.Progress
 	io         []ioSample // the last second or so of disk counts, oldest first
+	rates      diskRates  // the rates of the last sample, for the panel's row too
 }
+
+// diskRates are disk write and read rates, in bytes per second.
+type diskRates struct{ WriteRate, ReadRate float64 }
 
 // ioSample is a progress sample's cumulative disk counts.
 type ioSample struct {
@@ -49,7 +53,8 @@ func (f *chartFeed) ioRates(s ioSample) (write, read float64) {
 	if dt := s.seconds - from.seconds; dt > 0 {
 		write, read = float64(s.written-from.written)/dt, float64(s.read-from.read)/dt
 	}
-	return max(write, 0), max(read, 0)
+	f.rates = diskRates{max(write, 0), max(read, 0)}
+	return f.rates.WriteRate, f.rates.ReadRate
 }
 
 // The points of one sample; a nil one adds nothing to its chart. Field

@@ -84,7 +84,7 @@ func TestChartFeedRuns(t *testing.T) {
 
 // TestChartFeedDiskRates: the disk chart's rates average over the last
 // second of samples (the first sample: since the start), and start over
-// when the clock goes back.
+// when the clock goes back; the progress panel's row shows the same.
 func TestChartFeedDiskRates(t *testing.T) {
 	const MiB = 1 << 20
 	var f chartFeed
@@ -104,6 +104,10 @@ func TestChartFeedDiskRates(t *testing.T) {
 		pts := f.observe(&protocol.Progress{Seconds: tc.seconds, BytesWritten: tc.written, BytesRead: tc.read, DiskBytes: 1}, 0)
 		if pts.Disk == nil || math.Abs(pts.Disk.Write-tc.write*MiB) > 1 || math.Abs(pts.Disk.Read-tc.rd*MiB) > 1 {
 			t.Fatalf("sample %d at %.1f s: disk point %+v, want %g MiB/s written and %g read", i, tc.seconds, pts.Disk, tc.write, tc.rd)
+		}
+		// The panel's row shows the same rates as the chart.
+		if f.rates != (diskRates{pts.Disk.Write, pts.Disk.Read}) {
+			t.Fatalf("sample %d: the row's rates %+v, the chart's %+v", i, f.rates, pts.Disk)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func (c *ProgressPanel) Stats() []Stat {
 			Stat{"cache-fill", "Cache filled", fmt.Sprintf("%.0f%%", 100*p.CacheFill)})
 	}
 	out = append(out, engineStats(p)...)
-	out = append(out, diskStats(p, r.disk, r.Status == "running")...)
+	out = append(out, diskStats(p, r.charts.rates, r.Status == "running")...)
 	if p.TrailBytes > 0 {
 		out = append(out, Stat{"trail", "Counterexample trail", byteSize(p.TrailBytes)})
 	}
@@ -150,32 +150,6 @@ func (c *ProgressPanel) NoLevels() bool {
 func (a *App) bfsLevels(r *Run) bool {
 	e := a.EngineNamed(r.Options.Algorithm)
 	return e != nil && e.Levels
-}
-
-// diskRates turns a disk search's cumulative I/O counts into read and
-// write rates, averaged over the last second or so of progress samples.
-type diskRates struct {
-	at            float64 // seconds of the reference sample
-	written, read int64
-	WriteRate     float64 // bytes per second
-	ReadRate      float64
-}
-
-func (d *diskRates) observe(p *protocol.Progress) {
-	if p == nil {
-		return
-	}
-	dt := p.Seconds - d.at
-	switch {
-	case dt < 0 || d.at == 0 && d.written == 0 && d.read == 0:
-		// first sample (or a resumed run's clock): a reference only
-	case dt >= 1:
-		d.WriteRate = float64(p.BytesWritten-d.written) / dt
-		d.ReadRate = float64(p.BytesRead-d.read) / dt
-	default:
-		return
-	}
-	d.at, d.written, d.read = p.Seconds, p.BytesWritten, p.BytesRead
 }
 
 // diskStats are a disk search's live figures: the table M of recent states,

@@ -8,26 +8,6 @@ import (
 	"github.com/locus-mc/locus/wasm/protocol"
 )
 
-func TestDiskRates(t *testing.T) {
-	var d diskRates
-	for _, p := range []protocol.Progress{
-		{Seconds: 0.1, BytesWritten: 1 << 20, BytesRead: 0},
-		{Seconds: 0.5, BytesWritten: 2 << 20, BytesRead: 4 << 20}, // under a second: kept for later
-		{Seconds: 2.1, BytesWritten: 5 << 20, BytesRead: 8 << 20},
-	} {
-		d.observe(&p)
-	}
-	if d.WriteRate != 2<<20 || d.ReadRate != 4<<20 {
-		t.Errorf("rates = %.0f / %.0f, want 2 MiB/s and 4 MiB/s", d.WriteRate, d.ReadRate)
-	}
-	// A resumed run's clock restarts below the reference: a new reference,
-	// not a negative rate.
-	d.observe(&protocol.Progress{Seconds: 1, BytesWritten: 1, BytesRead: 1})
-	if d.WriteRate < 0 || d.ReadRate < 0 || d.at != 1 {
-		t.Errorf("after a clock reset: %+v", d)
-	}
-}
-
 func TestDiskStats(t *testing.T) {
 	if got := diskStats(protocol.Progress{}, diskRates{}, true); got != nil {
 		t.Errorf("no disk search: %v", got)
