@@ -212,13 +212,28 @@ test('Share: always short by the setting, the fallback when the server is unreac
     // Share falls back to the link that holds the model, and says why.
     await page.locator('[data-testid=share-mode]').selectOption('short');
     await page.waitForFunction(() => /\/s\/[A-Za-z0-9_-]{16}$/.test(document.querySelector('[data-testid=share-url]').value));
-    await page.route('**/api/share', (route) => route.abort('internetdisconnected'));
+    // Routed on the context, not the page: a request that passes through
+    // the service worker (it controls the page once installed) is still
+    // caught.
+    let aborted = 0;
+    await b.context.route('**/api/share', (route) => { aborted++; return route.abort('internetdisconnected'); });
     await page.locator('[data-testid=share]').click();
-    await page.locator('[data-testid=share-message]:visible').waitFor();
+    try {
+      await page.locator('[data-testid=share-message]:visible').waitFor();
+    } catch (err) {
+      const state = await page.evaluate(() => ({
+        url: document.querySelector('[data-testid=share-url]')?.value,
+        busy: !document.querySelector('[data-testid=share-busy]')?.hidden,
+        box: !document.querySelector('[data-testid=sharebox]')?.hidden,
+        notice: document.querySelector('[data-testid=notice]')?.textContent,
+        controlled: navigator.serviceWorker.controller !== null,
+      }));
+      throw new Error(`no fallback message after Share with the server unreachable (${aborted} requests aborted; page ${JSON.stringify(state)}): ${err.message}`);
+    }
     assert.match(await page.locator('[data-testid=share-message]').textContent(), /could not be reached, so this link holds the whole model/);
     assert.match(await page.locator('[data-testid=share-url]').inputValue(), /#m=[A-Za-z0-9_-]+&/);
     await h.screenshot(page, 'edge-4-share-fallback-phone');
-    await page.unroute('**/api/share');
+    await b.context.unroute('**/api/share');
     await page.locator('[data-testid=lesson-add]').click();
     await h.pickExample(page, 'broken-mutex.m');
     await page.locator('[data-testid=opt-algorithm]').selectOption('dfs');
