@@ -100,7 +100,13 @@ self.onmessage = (e) => {
   }
   if (m.buf) {
     try {
-      m.blob = new Blob([new Uint8Array(m.buf, 0, m.len)]);
+      // In parts of 256 KiB: Chromium takes such a Blob faster than one
+      // of a single large part (measured back to back: 16 MiB writes at a
+      // median 108 against 101 MiB/s, 1 MiB writes 88 against 67; parts
+      // of 128 KiB were slower, of 512 KiB no faster).
+      const parts = [];
+      for (let o = 0; o < m.len; o += 262144) parts.push(new Uint8Array(m.buf, o, Math.min(262144, m.len - o)));
+      m.blob = new Blob(parts);
     } catch (err) {
       self.postMessage({ buf: m.buf }, [m.buf]);
       if (!stopped) stop(err);
@@ -156,7 +162,7 @@ const idbPoolMin = 64 << 10
 // idbPoolMax bounds the bytes of pooled buffers: a buffer comes back as
 // soon as its Blob is built, so two segments' worth keep writes from
 // allocating (and, on a fresh buffer, page-faulting) without holding much.
-const idbPoolMax = 32 << 20
+const idbPoolMax = writeBehindBytes
 
 // startIDBWriter starts d's writer Worker on the database d.name and sets
 // d.w; it returns nil, nil where no Worker can be started.
