@@ -9,15 +9,15 @@ import (
 	"github.com/locus-mc/locus/storagefs"
 )
 
-// BenchSizes are the segment sizes benchmarked: the smallest and largest
-// the engines write.
-var BenchSizes = []int{1 << 20, 16 << 20}
+// BenchSizes are the segment sizes benchmarked: a block of ldbfs's
+// signature file D (256 KiB), a queue's smallest segment, and the largest.
+var BenchSizes = []int{256 << 10, 1 << 20, 16 << 20}
 
 // Bench measures whole-segment writes and reads on stores from newFS, one
 // sub-benchmark per operation and size; MB/s is the figure of merit.
 func Bench(b *testing.B, newFS func(b testing.TB) storagefs.FS) {
 	for _, size := range BenchSizes {
-		b.Run(fmt.Sprintf("write-%dMiB", size>>20), func(b *testing.B) {
+		b.Run("write-"+sizeName(size), func(b *testing.B) {
 			fs := newFS(b)
 			defer fs.Close()
 			data := Pattern(1, size)
@@ -56,7 +56,7 @@ func Bench(b *testing.B, newFS func(b testing.TB) storagefs.FS) {
 			}
 			flush()
 		})
-		b.Run(fmt.Sprintf("read-%dMiB", size>>20), func(b *testing.B) {
+		b.Run("read-"+sizeName(size), func(b *testing.B) {
 			fs := newFS(b)
 			defer fs.Close()
 			if err := fs.WriteSegment("r", Pattern(2, size)); err != nil {
@@ -77,4 +77,12 @@ func Bench(b *testing.B, newFS func(b testing.TB) storagefs.FS) {
 			}
 		})
 	}
+}
+
+// sizeName names a size in whole MiB or, below 1 MiB, KiB.
+func sizeName(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dMiB", n>>20)
 }
