@@ -205,14 +205,15 @@ func (u *unit) place(x murphi.Expr) place {
 			g.fail(x.Pos(), "indexing a %s", base.typ)
 		}
 		it := base.typ.Index
-		if it.Kind == murphi.TUnion {
-			g.fail(x.Pos(), "an array indexed by a union type")
-		}
 		size := compile.SlotSize(base.typ.Elem)
 		elem := base.typ.Elem
-		if v, ok := u.constant(x.Index); ok {
-			k := v - it.Lo
-			if uint64(k) >= it.Count() {
+		v, ok := u.constant(x.Index)
+		if !ok {
+			v, ok = u.constIdent(x.Index)
+		}
+		if ok {
+			k, in := indexPosition(it, v)
+			if !in {
 				// Always out of range: the closures raise an error.
 				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem}
 			}
@@ -220,17 +221,42 @@ func (u *unit) place(x murphi.Expr) place {
 			p.typ = elem
 			return p
 		}
-		if b, ok := u.constIdent(x.Index); ok {
-			k := b - it.Lo
-			if uint64(k) >= it.Count() {
-				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem}
-			}
-			p := base.offset(int(k) * size)
-			p.typ = elem
-			return p
+		idx := x.Index
+		if it.Kind == murphi.TUnion {
+			// The position of the value among the members' values, as
+			// core/compile's indexPlace; a value of no member traps.
+			return place{typ: elem, dyn: func(u *unit) {
+				f := u.f
+				t := f.local(i64)
+				base.push(u)
+				u.expr(idx)
+				f.set(t)
+				for _, m := range it.Union {
+					f.get(t)
+					f.i64Const(m.Lo)
+					f.i64GeS()
+					f.get(t)
+					f.i64Const(m.Hi)
+					f.i64LeS()
+					f.i32And()
+					f.ifResult(i64)
+					k, _ := indexPosition(it, m.Lo)
+					f.get(t)
+					f.i64Const(k - m.Lo)
+					f.i64Add()
+					f.else_()
+				}
+				f.unreachable()
+				for range it.Union {
+					f.end()
+				}
+				f.i32WrapI64()
+				f.i32Const(int32(8 * size))
+				f.i32Mul()
+				f.i32Add()
+			}}
 		}
 		lo, count := it.Lo, it.Count()
-		idx := x.Index
 		return place{typ: elem, dyn: func(u *unit) {
 			f := u.f
 			k := f.local(i64)
@@ -320,9 +346,6 @@ func (u *unit) expr(x murphi.Expr) {
 	if v, ok := u.constant(x); ok {
 		f.i64Const(v)
 		return
-	}
-	if tv.Type != nil && tv.Type.Kind == murphi.TUnion {
-		g.fail(x.Pos(), "a value of a union type")
 	}
 	if tv.Type != nil && tv.Type.Kind == murphi.TBool && compile.CondNative(x) {
 		u.cond(x)
@@ -650,7 +673,7 @@ func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64) {
 	if q.Type != nil {
 		t := q.Name.Obj.Type
 		if t.Kind == murphi.TUnion {
-			g.fail(q.Pos(), "a quantifier over a union type")
+			return 0, int64(t.Count()) - 1 // positions: see loop
 		}
 		return t.Lo, t.Hi
 	}
@@ -699,7 +722,32 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.loop()
 	u.depth++
 	f.i32Const(int32(u.frameAddr(slot)))
-	f.get(v)
+	if q.Type != nil && q.Name.Obj.Type.Kind == murphi.TUnion {
+		// v counts positions; the members' values come in order, as in
+		// core/compile's iterate.
+		base := int64(0)
+		ms := q.Name.Obj.Type.Union
+		for _, m := range ms[:len(ms)-1] {
+			base += int64(m.Count())
+			f.get(v)
+			f.i64Const(base)
+			f.i64LtS()
+			f.ifResult(i64)
+			f.get(v)
+			f.i64Const(m.Lo - (base - int64(m.Count())))
+			f.i64Add()
+			f.else_()
+		}
+		last := ms[len(ms)-1]
+		f.get(v)
+		f.i64Const(last.Lo - base)
+		f.i64Add()
+		for range ms[:len(ms)-1] {
+			f.end()
+		}
+	} else {
+		f.get(v)
+	}
 	f.i64Store(0)
 	body(exit)
 	f.get(v)
@@ -765,4 +813,22 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	u.quantExit = saveExit
 	u.frameTop = mark
 	f.get(r)
+}
+
+// indexPosition returns the position of value v among the values of index
+// type it (v-Lo, or for a union its rank among the members' values), and
+// whether it is one of them.
+func indexPosition(it *murphi.Type, v int64) (int64, bool) {
+	if it.Kind != murphi.TUnion {
+		k := v - it.Lo
+		return k, uint64(k) < it.Count()
+	}
+	base := int64(0)
+	for _, m := range it.Union {
+		if m.Lo <= v && v <= m.Hi {
+			return base + (v - m.Lo), true
+		}
+		base += int64(m.Count())
+	}
+	return 0, false
 }

@@ -281,9 +281,7 @@ func (b *builder) runtime() {
 			f.ifResult(i64)
 			f.i64Const(undef)
 			f.else_()
-			f.get(x)
-			f.i64Const(lf.Lo - 1)
-			f.i64Add()
+			decodeLeaf(f, lf, x)
 			f.end()
 			f.i64Store(0)
 		}
@@ -307,9 +305,7 @@ func (b *builder) runtime() {
 			f.ifResult(i64)
 			f.i64Const(0)
 			f.else_()
-			f.get(v)
-			f.i64Const(lf.Lo - 1)
-			f.i64Sub()
+			encodeLeaf(f, lf, v)
 			f.end()
 			f.tee(e)
 			if nb > 0 {
@@ -980,4 +976,70 @@ func (b *builder) successors(rules []*fn) {
 	}
 	f.get(n)
 	g.mod.export("successors", 0, f.idx)
+}
+
+// encodeLeaf pushes the packed code (1 and up) of the defined value in
+// local v of leaf lf, as core/compile's Pack: v-Lo+1, or for a union the
+// value's rank among its members' values plus 1. A union's value is
+// always one of its members' (stores check it), so the last member needs
+// no test.
+func encodeLeaf(f *fn, lf *compile.Leaf, v uint32) {
+	if lf.Kind != compile.LeafUnion {
+		f.get(v)
+		f.i64Const(lf.Lo - 1)
+		f.i64Sub()
+		return
+	}
+	last := len(lf.Parts) - 1
+	for _, p := range lf.Parts[:last] {
+		f.get(v)
+		f.i64Const(p.Lo)
+		f.i64GeS()
+		f.get(v)
+		f.i64Const(p.Hi)
+		f.i64LeS()
+		f.i32And()
+		f.ifResult(i64)
+		f.get(v)
+		f.i64Const(int64(p.Base) + 1 - p.Lo)
+		f.i64Add()
+		f.else_()
+	}
+	p := lf.Parts[last]
+	f.get(v)
+	f.i64Const(int64(p.Base) + 1 - p.Lo)
+	f.i64Add()
+	for range lf.Parts[:last] {
+		f.end()
+	}
+}
+
+// decodeLeaf pushes the value of leaf lf whose packed code, not 0, is in
+// local x: encodeLeaf's inverse. A union's members take consecutive codes
+// in order, so a code's member is the first whose last code is not below it.
+func decodeLeaf(f *fn, lf *compile.Leaf, x uint32) {
+	if lf.Kind != compile.LeafUnion {
+		f.get(x)
+		f.i64Const(lf.Lo - 1)
+		f.i64Add()
+		return
+	}
+	last := len(lf.Parts) - 1
+	for _, p := range lf.Parts[:last] {
+		f.get(x)
+		f.i64Const(int64(p.Base) + (p.Hi - p.Lo) + 1)
+		f.i64LeS()
+		f.ifResult(i64)
+		f.get(x)
+		f.i64Const(p.Lo - int64(p.Base) - 1)
+		f.i64Add()
+		f.else_()
+	}
+	p := lf.Parts[last]
+	f.get(x)
+	f.i64Const(p.Lo - int64(p.Base) - 1)
+	f.i64Add()
+	for range lf.Parts[:last] {
+		f.end()
+	}
 }

@@ -18,8 +18,9 @@ const (
 // instance is one rule instance or property: its declaration and the
 // ruleset parameter values it was expanded with.
 type instance struct {
-	decl   murphi.Decl
-	params []paramValue
+	decl    murphi.Decl
+	params  []paramValue
+	aliases [][]*murphi.AliasDecl // enclosing alias rules' bindings, outermost first
 }
 
 type paramValue struct {
@@ -31,6 +32,7 @@ type paramValue struct {
 // (declarations in order; ruleset quantifiers first-declared outermost,
 // each from least to greatest value).
 func (g *gen) expand() (rules, invariants, assumes []instance) {
+	var aliases [][]*murphi.AliasDecl // of the alias rules around d
 	var walk func(d murphi.Decl, params []paramValue)
 	walk = func(d murphi.Decl, params []paramValue) {
 		switch d := d.(type) {
@@ -38,15 +40,15 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 			if d.HasPriority {
 				g.fail(d.Pos(), "rule priorities")
 			}
-			rules = append(rules, instance{d, params})
+			rules = append(rules, instance{d, params, aliases})
 		case *murphi.StartState:
 			// Start states run in the closures.
 		case *murphi.PropertyRule:
 			switch d.Kind {
 			case murphi.INVARIANT:
-				invariants = append(invariants, instance{d, params})
+				invariants = append(invariants, instance{d, params, aliases})
 			case murphi.ASSUME:
-				assumes = append(assumes, instance{d, params})
+				assumes = append(assumes, instance{d, params, aliases})
 			default:
 				g.fail(d.Pos(), "cover and liveness properties")
 			}
@@ -64,16 +66,18 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 					g.fail(q.Pos(), "a ruleset parameter over a range")
 				}
 				t := q.Name.Obj.Type
-				if t.Kind == murphi.TUnion {
-					g.fail(q.Pos(), "a ruleset parameter over a union")
-				}
 				for _, v := range compile.IndexValues(t) {
 					quant(qs[1:], append(append([]paramValue(nil), params...), paramValue{q.Name.Obj, v}))
 				}
 			}
 			quant(d.Quants, params)
 		case *murphi.AliasRule:
-			g.fail(d.Pos(), "alias rules")
+			outer := aliases
+			aliases = append(append([][]*murphi.AliasDecl(nil), outer...), d.Aliases)
+			for _, r := range d.Rules {
+				walk(r, params)
+			}
+			aliases = outer
 		case *murphi.ChooseRule:
 			g.fail(d.Pos(), "choose rules")
 		}
@@ -109,6 +113,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	f := g.mod.newFunc(nil, []byte{i32})
 	if d.Guard != nil {
 		gu := g.newUnit(f, g.lay.cur)
+		defer gu.bindAliasRules(in.aliases)()
 		gu.cond(d.Guard)
 		f.i32Eqz()
 		f.if_()
@@ -122,6 +127,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	f.memoryCopy()
 	bu := g.newUnit(f, g.lay.work)
 	bu.inRule = true
+	unalias := bu.bindAliasRules(in.aliases)
 	restore := bu.bindLocals(d.Decls)
 	f.block()
 	bu.depth = 1
@@ -129,6 +135,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	bu.stmts(d.Body)
 	f.end()
 	restore()
+	unalias()
 	f.i32Const(ruleFired)
 	return f
 }
@@ -140,6 +147,7 @@ func (g *gen) propFunc(in instance) *fn {
 	defer g.bindParams(in.params)()
 	f := g.mod.newFunc(nil, []byte{i32})
 	u := g.newUnit(f, g.lay.work)
+	defer u.bindAliasRules(in.aliases)()
 	u.cond(d.Cond)
 	return f
 }
@@ -158,8 +166,8 @@ func (g *gen) checkModel() {
 		g.fail(murphi.NoPos, "rule priorities")
 	}
 	for i := range m.Leaves {
-		if m.Leaves[i].Kind != compile.LeafRange || m.Leaves[i].Bits > 56 {
-			g.fail(murphi.NoPos, "state leaves of union types or of more than 56 bits")
+		if k := m.Leaves[i].Kind; k != compile.LeafRange && k != compile.LeafUnion || m.Leaves[i].Bits > 56 {
+			g.fail(murphi.NoPos, "state leaves of multisets or of more than 56 bits")
 		}
 	}
 	murphi.Inspect(g.ck.Model, func(n murphi.Node) bool {
@@ -173,4 +181,19 @@ func (g *gen) checkModel() {
 		}
 		return true
 	})
+}
+
+// bindAliasRules binds the aliases of the alias rules around a rule or
+// property, outermost first, as core/compile's prelude does before the
+// guard and again before the body; it returns the undoing.
+func (u *unit) bindAliasRules(groups [][]*murphi.AliasDecl) func() {
+	var undo []func()
+	for _, decls := range groups {
+		undo = append(undo, u.bindAliases(decls))
+	}
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
 }

@@ -26,11 +26,34 @@ func (u *unit) storeCheck(dst, src *murphi.Type, v uint32, pos murphi.Pos) {
 		f.i32Or()
 		u.trapIf()
 	case murphi.TEnum, murphi.TScalarset:
-		if src.Kind == murphi.TUnion {
-			u.g.fail(pos, "a union value stored as an enum or scalarset")
+		if src.Kind != murphi.TUnion {
+			return
 		}
+		f.get(v)
+		f.i64Const(dst.Lo)
+		f.i64LtS()
+		f.get(v)
+		f.i64Const(dst.Hi)
+		f.i64GtS()
+		f.i32Or()
+		u.trapIf()
 	case murphi.TUnion:
-		u.g.fail(pos, "a value stored into a union")
+		if src.Kind == murphi.TUnion && src.ID == dst.ID {
+			return
+		}
+		// A member of no part of dst: in none of the intervals.
+		f.i32Const(1)
+		for _, m := range dst.Union {
+			f.get(v)
+			f.i64Const(m.Lo)
+			f.i64LtS()
+			f.get(v)
+			f.i64Const(m.Hi)
+			f.i64GtS()
+			f.i32Or()
+			f.i32And()
+		}
+		u.trapIf()
 	}
 }
 
@@ -163,8 +186,10 @@ func (u *unit) clearValues(t *murphi.Type, out []int64) []int64 {
 		for i := uint64(0); i < t.Index.Count(); i++ {
 			out = u.clearValues(t.Elem, out)
 		}
-	case murphi.TMultiset, murphi.TUnion:
-		u.g.fail(t.Pos, "clear of a multiset or union")
+	case murphi.TMultiset:
+		u.g.fail(t.Pos, "clear of a multiset")
+	case murphi.TUnion:
+		out = append(out, t.Union[0].Lo) // as core/compile's clearValues
 	default:
 		out = append(out, t.Lo)
 	}
