@@ -6,9 +6,9 @@
 // wasm output.
 //
 // The generator covers a subset of the language: the one the benchmark
-// models use (simple types, records, arrays, rulesets, procedures,
-// quantifiers, for loops with constant bounds, if, switch, alias, clear,
-// undefine, assert, error). A model outside it is refused with an
+// models use (simple types and unions of them, records, arrays, rulesets,
+// alias rules, procedures, quantifiers, for loops with constant bounds, if,
+// switch, alias, clear, undefine, assert, error). A model outside it is refused with an
 // *Unsupported error, and the caller runs the closures instead.
 //
 // The generated code follows core/compile's semantics on every path that
