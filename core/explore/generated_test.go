@@ -201,3 +201,23 @@ func TestGeneratedAuto(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkGeneratedList6NoSym and BenchmarkBFSList6NoSym compare wazero's
+// run of the generated module with the closures on a model of unions.
+func BenchmarkGeneratedList6NoSym(b *testing.B) {
+	benchModelOpts(b, "../../../shared/models/cmurphi/sym/list6.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff, Generated: wazerorun.Runtime{}})
+}
+
+func BenchmarkBFSList6NoSym(b *testing.B) {
+	benchModelOpts(b, "../../../shared/models/cmurphi/sym/list6.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff})
+}
+
+// BenchmarkGeneratedCache3NoSym and BenchmarkBFSCache3NoSym: the same on
+// the largest table model (6.8 M states; about a minute each).
+func BenchmarkGeneratedCache3NoSym(b *testing.B) {
+	benchModelOpts(b, "../../../shared/models/cmurphi/sym/cache3.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff, Generated: wazerorun.Runtime{}})
+}
+
+func BenchmarkBFSCache3NoSym(b *testing.B) {
+	benchModelOpts(b, "../../../shared/models/cmurphi/sym/cache3.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff})
+}

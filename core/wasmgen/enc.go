@@ -4,6 +4,8 @@ package wasmgen
 // bulk-memory copy and fill instructions): a module builder and a
 // function-body builder with one method per instruction used.
 
+import "slices"
+
 // Value types.
 const (
 	i32 byte = 0x7f
@@ -167,13 +169,26 @@ func (m *module) bytes() []byte {
 		b = uleb(b, uint64(e.idx))
 	}
 	section(7, b)
-	b = uleb(nil, uint64(len(m.funcs)))
-	for _, f := range m.funcs {
-		body := f.encode()
-		b = uleb(b, uint64(len(body)))
-		b = append(b, body...)
+	// The code section is most of a large module (3.4 MB for adash):
+	// written once, into a buffer of its final size, rather than copied
+	// through growing slices.
+	heads := make([][]byte, len(m.funcs))
+	size := len(uleb(nil, uint64(len(m.funcs))))
+	for i, f := range m.funcs {
+		heads[i] = f.head()
+		n := len(heads[i]) + len(f.code) + 1
+		size += len(uleb(nil, uint64(n))) + n
 	}
-	section(10, b)
+	out = slices.Grow(out, 1+10+size)
+	out = append(out, 10)
+	out = uleb(out, uint64(size))
+	out = uleb(out, uint64(len(m.funcs)))
+	for i, f := range m.funcs {
+		out = uleb(out, uint64(len(heads[i])+len(f.code)+1))
+		out = append(out, heads[i]...)
+		out = append(out, f.code...)
+		out = append(out, 0x0b)
+	}
 	return out
 }
 
@@ -221,7 +236,8 @@ func (f *fn) local(t byte) uint32 {
 	return f.nParams + uint32(len(f.locals)) - 1
 }
 
-func (f *fn) encode() []byte {
+// head encodes the function's locals, which come before its code.
+func (f *fn) head() []byte {
 	// Locals in runs of one type.
 	var runs [][2]uint64
 	for _, t := range f.locals {
@@ -236,8 +252,7 @@ func (f *fn) encode() []byte {
 		b = uleb(b, r[0])
 		b = append(b, byte(r[1]))
 	}
-	b = append(b, f.code...)
-	return append(b, 0x0b)
+	return b
 }
 
 func (f *fn) op(b ...byte) { f.code = append(f.code, b...) }
