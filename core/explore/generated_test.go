@@ -31,7 +31,8 @@ func TestGeneratedSameAsClosures(t *testing.T) {
 		t.Fatalf("the rumur corpus is missing (%d models)", len(files))
 	}
 	files = append(files, dir+"cmurphi/others/arbiter.m", dir+"cmurphi/toy/sort5.m", dir+"cmurphi/toy/pingpong.m",
-		dir+"cmurphi/others/cache3.m", dir+"cmurphi/dash/adash.m", dir+"cmurphi/sym/list6.m") // alias rules; unions
+		dir+"cmurphi/others/cache3.m", dir+"cmurphi/dash/adash.m", dir+"cmurphi/sym/list6.m", // alias rules; unions
+		dir+"cmurphi/sci/sci.m", dir+"cmurphi/others/dp4.m") // functions
 	for _, f := range files {
 		cases = append(cases, parallelCase{strings.TrimPrefix(f, dir), f, verify.Options{Options: job.Options{Symmetry: "off"}}})
 	}

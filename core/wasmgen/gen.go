@@ -127,6 +127,7 @@ type unit struct {
 	tmp      uint32 // a scratch i64 local for checked reads
 	depth    int    // wasm blocks open at statement level
 	retDepth int    // depth of the block a return leaves
+	result   *place // where a return stores a function's value (nil in a procedure or rule)
 	inline   []*murphi.ProcDecl
 	weight   uint64 // iterations of the enclosing loops
 	steps    uint64 // loop iterations and calls, at most, per execution
@@ -401,6 +402,9 @@ func (u *unit) expr(x murphi.Expr) {
 		f.else_()
 		u.expr(x.Else)
 		f.end()
+		return
+	case *murphi.CallExpr:
+		u.funcCall(x)
 		return
 	}
 	g.fail(x.Pos(), "the expression %s", murphi.ExprString(x))

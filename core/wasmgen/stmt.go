@@ -303,7 +303,20 @@ func (u *unit) stmt(s murphi.Stmt) {
 		f.drop()
 	case *murphi.ReturnStmt:
 		if s.Result != nil {
-			g.fail(s.Pos(), "functions")
+			// As core/compile: the value is range-checked against the
+			// function's result type and stored where the caller reads it.
+			if u.result == nil {
+				g.fail(s.Pos(), "a return with a value outside a function")
+			}
+			v := f.local(i64)
+			u.expr(s.Result)
+			f.set(v)
+			u.storeCheck(u.result.typ, g.info.Types[s.Result].Type, v, s.Pos())
+			f.i32Const(int32(u.result.addr))
+			f.get(v)
+			f.i64Store(0)
+		} else if u.result != nil {
+			g.fail(s.Pos(), "a return without a value in a function")
 		}
 		f.br(uint32(u.depth - u.retDepth))
 	default:
@@ -428,15 +441,47 @@ func (u *unit) bindAliases(list []*murphi.AliasDecl) func() {
 // (parameters, then locals, which start undefined), the body in a block
 // that a return leaves.
 func (u *unit) call(x *murphi.CallExpr) {
+	d := u.g.info.Calls[x]
+	if d == nil {
+		u.g.fail(x.Pos(), "an unresolved call")
+	}
+	if d.IsFunc {
+		// Rumur allows it: the value is dropped.
+		u.funcCall(x)
+		u.f.drop()
+		return
+	}
+	u.inlineCall(x, d, nil)
+}
+
+// funcCall inlines a call of a function with a simple result and pushes
+// the result. Its return statements store into a frame slot and leave the
+// body; a body that ends without one traps, as the closures fail with
+// "function ... ended without returning a value".
+func (u *unit) funcCall(x *murphi.CallExpr) {
 	g := u.g
-	f := u.f
 	d := g.info.Calls[x]
 	if d == nil {
 		g.fail(x.Pos(), "an unresolved call")
 	}
-	if d.IsFunc {
-		g.fail(x.Pos(), "functions")
+	if !d.IsFunc || d.Obj == nil || d.Obj.Type == nil || !d.Obj.Type.IsSimple() {
+		g.fail(x.Pos(), "functions that return records or arrays")
 	}
+	mark := u.frameTop
+	res := place{static: true, addr: u.frameAddr(u.alloc(1)), typ: d.Obj.Type}
+	u.inlineCall(x, d, &res)
+	u.f.i32Const(int32(res.addr))
+	u.f.i64Load(0)
+	u.frameTop = mark
+}
+
+// inlineCall inlines a call of procedure or function d: a frame of its own
+// in the unit's frame (parameters, then locals, which start undefined), the
+// body in a block that a return leaves. A function's return statements
+// store into result.
+func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place) {
+	g := u.g
+	f := u.f
 	for _, p := range u.inline {
 		if p == d {
 			g.fail(x.Pos(), "recursion")
@@ -514,12 +559,15 @@ func (u *unit) call(x *murphi.CallExpr) {
 	u.inline = append(u.inline, d)
 	f.block()
 	u.depth++
-	saveRet := u.retDepth
-	u.retDepth = u.depth
+	saveRet, saveResult := u.retDepth, u.result
+	u.retDepth, u.result = u.depth, result
 	u.stmts(d.Body)
+	if result != nil {
+		f.unreachable() // the end of a function's body: no value returned
+	}
 	f.end()
 	u.depth--
-	u.retDepth = saveRet
+	u.retDepth, u.result = saveRet, saveResult
 	u.inline = u.inline[:len(u.inline)-1]
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
