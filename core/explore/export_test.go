@@ -7,3 +7,11 @@ func SetOutboxRecords(k int) (restore func()) {
 	outboxRecords = k
 	return func() { outboxRecords = old }
 }
+
+// SetGeneratedMaxCode bounds generated modules' code (0: no bound) and
+// returns what restores the bound.
+func SetGeneratedMaxCode(n int) (restore func()) {
+	old := generatedMaxCode
+	generatedMaxCode = n
+	return func() { generatedMaxCode = old }
+}

@@ -24,6 +24,8 @@ import (
 // on the closures and says why; enough models must be covered that the
 // comparison means something.
 func TestGeneratedSameAsClosures(t *testing.T) {
+	// Unbounded, so that large modules (adash, sci) are compared too.
+	defer explore.SetGeneratedMaxCode(0)()
 	dir := "../../../shared/models/"
 	cases := testdataCases(t)
 	files, err := filepath.Glob(dir + "rumur/*.m")
@@ -221,4 +223,35 @@ func BenchmarkGeneratedCache3NoSym(b *testing.B) {
 
 func BenchmarkBFSCache3NoSym(b *testing.B) {
 	benchModelOpts(b, "../../../shared/models/cmurphi/sym/cache3.m", explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff})
+}
+
+// TestGeneratedCodeBound: a model whose module would pass the code bound
+// (adash inlines its procedures into 3.4 MB) runs on the closures and says
+// why; a small one (others/cache3) still runs in generated code.
+func TestGeneratedCodeBound(t *testing.T) {
+	dir := "../../../shared/models/cmurphi/"
+	for _, c := range []struct {
+		file      string
+		generated bool
+	}{{"dash/adash.m", false}, {"others/cache3.m", true}} {
+		src, err := os.ReadFile(dir + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := verify.Options{Options: job.Options{Symmetry: "off", Workers: 1, Algorithm: "bfs"}}
+		o.Generated = wazerorun.Runtime{}
+		got := verify.Check(context.Background(), c.file, src, o)
+		if (got.CodeGen != "") != c.generated {
+			t.Fatalf("%s: code_gen %q, want generated %v; notes %+v", c.file, got.CodeGen, c.generated, got.Diagnostics)
+		}
+		if !c.generated {
+			found := false
+			for _, d := range got.Diagnostics {
+				found = found || strings.Contains(d.Message, "bytes of code")
+			}
+			if !found {
+				t.Fatalf("%s: no note says the module is too large: %+v", c.file, got.Diagnostics)
+			}
+		}
+	}
 }

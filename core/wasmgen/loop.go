@@ -81,6 +81,10 @@ type Options struct {
 	Deadlock int
 	// MaxPages bounds linear memory (64 KiB pages; 0 = 65536, 4 GiB).
 	MaxPages uint32
+	// MaxCodeBytes, if not 0, refuses a model whose functions' code
+	// would be larger: inlined procedures can make modules of megabytes,
+	// which an optimizing compiler takes seconds and gigabytes to compile.
+	MaxCodeBytes int
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
@@ -118,14 +122,21 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.globals()
 	b.runtime()
 	var ruleFns, invFns, assumeFns []*fn
+	code := 0
+	limit := func(f *fn) *fn {
+		if code += len(f.code); o.MaxCodeBytes > 0 && code > o.MaxCodeBytes {
+			g.fail(murphi.NoPos, "a module of more than %d bytes of code (procedures and functions are inlined at every call)", o.MaxCodeBytes)
+		}
+		return f
+	}
 	for _, r := range rules {
-		ruleFns = append(ruleFns, g.ruleFunc(r))
+		ruleFns = append(ruleFns, limit(g.ruleFunc(r)))
 	}
 	for _, p := range invs {
-		invFns = append(invFns, g.propFunc(p))
+		invFns = append(invFns, limit(g.propFunc(p)))
 	}
 	for _, p := range assumes {
-		assumeFns = append(assumeFns, g.propFunc(p))
+		assumeFns = append(assumeFns, limit(g.propFunc(p)))
 	}
 	b.checkProps(invFns, assumeFns)
 	b.run(ruleFns)
