@@ -232,25 +232,19 @@ func (u *unit) place(x murphi.Expr) place {
 				base.push(u)
 				u.expr(idx)
 				f.set(t)
-				for _, m := range it.Union {
+				ms := it.Union
+				chooseI64(f, len(ms)+1, func(k int) {
+					pushInRange(f, t, ms[k].Lo, ms[k].Hi)
+				}, func(k int) {
+					if k == len(ms) {
+						f.unreachable()
+						return
+					}
+					pos, _ := indexPosition(it, ms[k].Lo)
 					f.get(t)
-					f.i64Const(m.Lo)
-					f.i64GeS()
-					f.get(t)
-					f.i64Const(m.Hi)
-					f.i64LeS()
-					f.i32And()
-					f.ifResult(i64)
-					k, _ := indexPosition(it, m.Lo)
-					f.get(t)
-					f.i64Const(k - m.Lo)
+					f.i64Const(pos - ms[k].Lo)
 					f.i64Add()
-					f.else_()
-				}
-				f.unreachable()
-				for range it.Union {
-					f.end()
-				}
+				})
 				f.i32WrapI64()
 				f.i32Const(int32(8 * size))
 				f.i32Mul()
@@ -554,13 +548,8 @@ func (u *unit) cond(x murphi.Expr) {
 		mt := u.memberType(x.Type)
 		t := f.local(i64)
 		u.expr(x.X)
-		f.tee(t)
-		f.i64Const(mt.Lo)
-		f.i64GeS()
-		f.get(t)
-		f.i64Const(mt.Hi)
-		f.i64LeS()
-		f.i32And()
+		f.set(t)
+		pushInRange(f, t, mt.Lo, mt.Hi)
 		return
 	}
 	u.expr(x)
@@ -726,29 +715,21 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.loop()
 	u.depth++
 	f.i32Const(int32(u.frameAddr(slot)))
-	if q.Type != nil && q.Name.Obj.Type.Kind == murphi.TUnion {
+	if t := q.Name.Obj.Type; q.Type != nil && t.Kind == murphi.TUnion {
 		// v counts positions; the members' values come in order, as in
 		// core/compile's iterate.
-		base := int64(0)
-		ms := q.Name.Obj.Type.Union
-		for _, m := range ms[:len(ms)-1] {
-			base += int64(m.Count())
+		ms := t.Union
+		chooseI64(f, len(ms), func(k int) {
+			end, _ := indexPosition(t, ms[k].Hi)
 			f.get(v)
-			f.i64Const(base)
-			f.i64LtS()
-			f.ifResult(i64)
+			f.i64Const(end)
+			f.i64LeS()
+		}, func(k int) {
+			first, _ := indexPosition(t, ms[k].Lo)
 			f.get(v)
-			f.i64Const(m.Lo - (base - int64(m.Count())))
+			f.i64Const(ms[k].Lo - first)
 			f.i64Add()
-			f.else_()
-		}
-		last := ms[len(ms)-1]
-		f.get(v)
-		f.i64Const(last.Lo - base)
-		f.i64Add()
-		for range ms[:len(ms)-1] {
-			f.end()
-		}
+		})
 	} else {
 		f.get(v)
 	}
@@ -835,4 +816,42 @@ func indexPosition(it *murphi.Type, v int64) (int64, bool) {
 		base += int64(m.Count())
 	}
 	return 0, false
+}
+
+// pushInRange pushes (as an i32) whether the i64 in local v is in [lo, hi].
+func pushInRange(f *fn, v uint32, lo, hi int64) {
+	f.get(v)
+	f.i64Const(lo)
+	f.i64GeS()
+	f.get(v)
+	f.i64Const(hi)
+	f.i64LeS()
+	f.i32And()
+}
+
+// pushOutOfRange pushes (as an i32) whether the i64 in local v is outside
+// [lo, hi].
+func pushOutOfRange(f *fn, v uint32, lo, hi int64) {
+	f.get(v)
+	f.i64Const(lo)
+	f.i64LtS()
+	f.get(v)
+	f.i64Const(hi)
+	f.i64GtS()
+	f.i32Or()
+}
+
+// chooseI64 pushes the i64 value(k) of the first of n cases whose test(k)
+// (an i32) holds; the last case is not tested.
+func chooseI64(f *fn, n int, test, value func(k int)) {
+	for k := 0; k < n-1; k++ {
+		test(k)
+		f.ifResult(i64)
+		value(k)
+		f.else_()
+	}
+	value(n - 1)
+	for k := 0; k < n-1; k++ {
+		f.end()
+	}
 }

@@ -1001,28 +1001,14 @@ func encodeLeaf(f *fn, lf *compile.Leaf, v uint32) {
 		f.i64Sub()
 		return
 	}
-	last := len(lf.Parts) - 1
-	for _, p := range lf.Parts[:last] {
+	ps := lf.Parts
+	chooseI64(f, len(ps), func(k int) {
+		pushInRange(f, v, ps[k].Lo, ps[k].Hi)
+	}, func(k int) {
 		f.get(v)
-		f.i64Const(p.Lo)
-		f.i64GeS()
-		f.get(v)
-		f.i64Const(p.Hi)
-		f.i64LeS()
-		f.i32And()
-		f.ifResult(i64)
-		f.get(v)
-		f.i64Const(int64(p.Base) + 1 - p.Lo)
+		f.i64Const(int64(ps[k].Base) + 1 - ps[k].Lo)
 		f.i64Add()
-		f.else_()
-	}
-	p := lf.Parts[last]
-	f.get(v)
-	f.i64Const(int64(p.Base) + 1 - p.Lo)
-	f.i64Add()
-	for range lf.Parts[:last] {
-		f.end()
-	}
+	})
 }
 
 // decodeLeaf pushes the value of leaf lf whose packed code, not 0, is in
@@ -1035,22 +1021,14 @@ func decodeLeaf(f *fn, lf *compile.Leaf, x uint32) {
 		f.i64Add()
 		return
 	}
-	last := len(lf.Parts) - 1
-	for _, p := range lf.Parts[:last] {
+	ps := lf.Parts
+	chooseI64(f, len(ps), func(k int) {
 		f.get(x)
-		f.i64Const(int64(p.Base) + (p.Hi - p.Lo) + 1)
+		f.i64Const(int64(ps[k].Base) + (ps[k].Hi - ps[k].Lo) + 1)
 		f.i64LeS()
-		f.ifResult(i64)
+	}, func(k int) {
 		f.get(x)
-		f.i64Const(p.Lo - int64(p.Base) - 1)
+		f.i64Const(ps[k].Lo - int64(ps[k].Base) - 1)
 		f.i64Add()
-		f.else_()
-	}
-	p := lf.Parts[last]
-	f.get(x)
-	f.i64Const(p.Lo - int64(p.Base) - 1)
-	f.i64Add()
-	for range lf.Parts[:last] {
-		f.end()
-	}
+	})
 }

@@ -17,25 +17,13 @@ func (u *unit) storeCheck(dst, src *murphi.Type, v uint32, pos murphi.Pos) {
 		if src.Kind == murphi.TRange && src.Lo >= dst.Lo && src.Hi <= dst.Hi {
 			return
 		}
-		f.get(v)
-		f.i64Const(dst.Lo)
-		f.i64LtS()
-		f.get(v)
-		f.i64Const(dst.Hi)
-		f.i64GtS()
-		f.i32Or()
+		pushOutOfRange(f, v, dst.Lo, dst.Hi)
 		u.trapIf()
 	case murphi.TEnum, murphi.TScalarset:
 		if src.Kind != murphi.TUnion {
 			return
 		}
-		f.get(v)
-		f.i64Const(dst.Lo)
-		f.i64LtS()
-		f.get(v)
-		f.i64Const(dst.Hi)
-		f.i64GtS()
-		f.i32Or()
+		pushOutOfRange(f, v, dst.Lo, dst.Hi)
 		u.trapIf()
 	case murphi.TUnion:
 		if src.Kind == murphi.TUnion && src.ID == dst.ID {
@@ -44,13 +32,7 @@ func (u *unit) storeCheck(dst, src *murphi.Type, v uint32, pos murphi.Pos) {
 		// A member of no part of dst: in none of the intervals.
 		f.i32Const(1)
 		for _, m := range dst.Union {
-			f.get(v)
-			f.i64Const(m.Lo)
-			f.i64LtS()
-			f.get(v)
-			f.i64Const(m.Hi)
-			f.i64GtS()
-			f.i32Or()
+			pushOutOfRange(f, v, m.Lo, m.Hi)
 			f.i32And()
 		}
 		u.trapIf()
