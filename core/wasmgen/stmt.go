@@ -419,9 +419,8 @@ func (u *unit) bindAliases(list []*murphi.AliasDecl) func() {
 	}
 }
 
-// call inlines a procedure call: a frame of its own in the unit's frame
-// (parameters, then locals, which start undefined), the body in a block
-// that a return leaves.
+// call generates a call statement: a procedure inlined, or a function
+// whose value is dropped.
 func (u *unit) call(x *murphi.CallExpr) {
 	d := u.g.info.Calls[x]
 	if d == nil {
