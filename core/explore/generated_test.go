@@ -226,9 +226,11 @@ func BenchmarkBFSCache3NoSym(b *testing.B) {
 }
 
 // TestGeneratedCodeBound: a model whose module would pass the code bound
-// (adash inlines its procedures into 3.4 MB) runs on the closures and says
-// why; a small one (others/cache3) still runs in generated code.
+// runs on the closures and says why; a smaller one still runs in generated
+// code. (The corpus has no model above the shipped bound, so the test
+// lowers it: adash's module is 2.1 MB, others/cache3's 0.1 MB.)
 func TestGeneratedCodeBound(t *testing.T) {
+	defer explore.SetGeneratedMaxCode(1 << 20)()
 	dir := "../../../shared/models/cmurphi/"
 	for _, c := range []struct {
 		file      string

@@ -7,9 +7,10 @@
 //
 // The generator covers a subset of the language: the one the benchmark
 // models use (simple types and unions of them, records, arrays, rulesets,
-// alias rules, procedures, quantifiers, for loops with constant bounds, if,
-// switch, alias, clear, undefine, assert, error). A model outside it is refused with an
-// *Unsupported error, and the caller runs the closures instead.
+// alias rules, procedures and functions with simple results, each a wasm
+// function, quantifiers, for loops with constant bounds, if, switch,
+// alias, clear, undefine, assert, error). A model outside it is refused
+// with an *Unsupported error, and the caller runs the closures instead.
 //
 // The generated code follows core/compile's semantics on every path that
 // raises no run-time error, and traps (wasm's unreachable) whenever the
@@ -108,6 +109,10 @@ type gen struct {
 	mod   *module
 	lay   layout
 	frame int // slots of the largest frame
+	// procs are the procedures' and functions' wasm functions;
+	// generating marks those being generated (a call back is recursion).
+	procs      map[procKey]*procFn
+	generating map[*murphi.ProcDecl]bool
 }
 
 func (g *gen) fail(pos murphi.Pos, format string, args ...any) {
@@ -127,31 +132,56 @@ type unit struct {
 	tmp      uint32 // a scratch i64 local for checked reads
 	depth    int    // wasm blocks open at statement level
 	retDepth int    // depth of the block a return leaves
-	result   *place // where a return stores a function's value (nil in a procedure or rule)
-	inline   []*murphi.ProcDecl
-	weight   uint64 // iterations of the enclosing loops
-	steps    uint64 // loop iterations and calls, at most, per execution
-	inRule   bool   // a rule body: an assume statement returns status 2
+	frameMax int    // frame slots used, with callees'
+	// fp is the local holding the frame's address in a procedure or
+	// function, -1 in rules and properties (whose frame is fixed).
+	fp int32
+	// resultType is a function's result type (nil elsewhere).
+	resultType *murphi.Type
+	weight     uint64 // iterations of the enclosing loops
+	steps      uint64 // loop iterations and calls, at most, per execution
+	inRule     bool   // a rule body: an assume statement returns status 2
 	// quantExit is the depth of the outermost loop's exit block of the
 	// quantified expression being generated.
 	quantExit int
 }
 
 func (g *gen) newUnit(f *fn, state uint32) *unit {
-	return &unit{g: g, f: f, state: state, tmp: f.local(i64), weight: 1}
+	return &unit{g: g, f: f, state: state, tmp: f.local(i64), weight: 1, fp: -1}
 }
 
 // alloc reserves n frame slots and returns the first.
 func (u *unit) alloc(n int) int {
 	off := u.frameTop
 	u.frameTop += n
-	if u.frameTop > u.g.frame {
-		u.g.frame = u.frameTop
-	}
+	u.reserve(u.frameTop)
 	return off
 }
 
-func (u *unit) frameAddr(slot int) uint32 { return u.g.lay.frame + uint32(8*slot) }
+// reserve notes that the unit's frame, with what its callees use, reaches
+// n slots.
+func (u *unit) reserve(n int) {
+	u.frameMax = max(u.frameMax, n)
+	if u.fp < 0 {
+		u.g.frame = max(u.g.frame, n)
+	}
+}
+
+// frame returns the place of a frame slot: at a fixed address in rules and
+// properties, from the frame parameter in procedures and functions.
+func (u *unit) frame(slot int, typ *murphi.Type) place {
+	if u.fp < 0 {
+		return place{static: true, addr: u.g.lay.frame + uint32(8*slot), typ: typ}
+	}
+	fp := uint32(u.fp)
+	return place{typ: typ, dyn: func(u *unit) {
+		u.f.get(fp)
+		if slot > 0 {
+			u.f.i32Const(int32(8 * slot))
+			u.f.i32Add()
+		}
+	}}
+}
 
 // step counts n iterations (or calls) at the current nesting.
 func (u *unit) step(n uint64, pos murphi.Pos) {
@@ -705,7 +735,8 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	u.weight *= count
 	slot := u.alloc(1)
 	old, had := u.g.env[q.Name.Obj]
-	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: place{static: true, addr: u.frameAddr(slot)}}
+	at := u.frame(slot, nil)
+	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: at}
 	v := f.local(i64)
 	f.i64Const(lo)
 	f.set(v)
@@ -714,7 +745,7 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	exit := u.depth
 	f.loop()
 	u.depth++
-	f.i32Const(int32(u.frameAddr(slot)))
+	at.push(u)
 	if t := q.Name.Obj.Type; q.Type != nil && t.Kind == murphi.TUnion {
 		// v counts positions; the members' values come in order, as in
 		// core/compile's iterate.

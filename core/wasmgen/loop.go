@@ -82,14 +82,15 @@ type Options struct {
 	// MaxPages bounds linear memory (64 KiB pages; 0 = 65536, 4 GiB).
 	MaxPages uint32
 	// MaxCodeBytes, if not 0, refuses a model whose functions' code
-	// would be larger: inlined procedures can make modules of megabytes,
-	// which an optimizing compiler takes seconds and gigabytes to compile.
+	// would be larger: an optimizing compiler can take seconds and
+	// gigabytes for a module of megabytes.
 	MaxCodeBytes int
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
 func Generate(m *compile.Model, o Options) (mod *Module, err error) {
-	g := &gen{m: m, ck: m.Checked, info: m.Checked.Info, env: map[*murphi.Object]binding{}, mod: newModule()}
+	g := &gen{m: m, ck: m.Checked, info: m.Checked.Info, env: map[*murphi.Object]binding{}, mod: newModule(),
+		procs: map[procKey]*procFn{}, generating: map[*murphi.ProcDecl]bool{}}
 	defer func() {
 		if x := recover(); x != nil {
 			u, ok := x.(*Unsupported)
@@ -122,10 +123,13 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.globals()
 	b.runtime()
 	var ruleFns, invFns, assumeFns []*fn
-	code := 0
 	limit := func(f *fn) *fn {
-		if code += len(f.code); o.MaxCodeBytes > 0 && code > o.MaxCodeBytes {
-			g.fail(murphi.NoPos, "a module of more than %d bytes of code (procedures and functions are inlined at every call)", o.MaxCodeBytes)
+		code := 0
+		for _, f := range g.mod.funcs { // with the procedures' functions
+			code += len(f.code)
+		}
+		if o.MaxCodeBytes > 0 && code > o.MaxCodeBytes {
+			g.fail(murphi.NoPos, "a module of more than %d bytes of code", o.MaxCodeBytes)
 		}
 		return f
 	}
@@ -141,6 +145,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.checkProps(invFns, assumeFns)
 	b.run(ruleFns)
 	b.successors(ruleFns)
+	limit(nil)
 	heap := (g.lay.frame + uint32(8*g.frame) + 15) &^ 7
 	g.mod.globals[b.gHeap].init = int64(heap)
 	g.mod.memMin = (heap + 0xffff) >> 16

@@ -1,6 +1,6 @@
 package wasmgen
 
-// This file generates statements, inlined procedure calls and aliases.
+// This file generates statements, procedures and functions, and aliases.
 
 import (
 	"github.com/locus-mc/locus/core/compile"
@@ -286,18 +286,19 @@ func (u *unit) stmt(s murphi.Stmt) {
 	case *murphi.ReturnStmt:
 		if s.Result != nil {
 			// As core/compile: the value is range-checked against the
-			// function's result type and stored where the caller reads it.
-			if u.result == nil {
+			// function's result type.
+			if u.resultType == nil {
 				g.fail(s.Pos(), "a return with a value outside a function")
 			}
 			v := f.local(i64)
 			u.expr(s.Result)
 			f.set(v)
-			u.storeCheck(u.result.typ, g.info.Types[s.Result].Type, v, s.Pos())
-			f.i32Const(int32(u.result.addr))
+			u.storeCheck(u.resultType, g.info.Types[s.Result].Type, v, s.Pos())
 			f.get(v)
-			f.i64Store(0)
-		} else if u.result != nil {
+			f.return_()
+			return
+		}
+		if u.resultType != nil {
 			g.fail(s.Pos(), "a return without a value in a function")
 		}
 		f.br(uint32(u.depth - u.retDepth))
@@ -372,13 +373,12 @@ func (u *unit) bind(obj *murphi.Object, b binding) func() {
 // address it had when bound.
 func (u *unit) addrPlace(p place) place {
 	f := u.f
-	slot := u.alloc(1)
-	at := u.frameAddr(slot)
-	f.i32Const(int32(at))
+	at := u.frame(u.alloc(1), nil)
+	at.push(u)
 	p.push(u)
 	f.i32Store(0)
 	return place{typ: p.typ, dyn: func(u *unit) {
-		u.f.i32Const(int32(at))
+		at.push(u)
 		u.f.i32Load(0)
 	}}
 }
@@ -403,11 +403,11 @@ func (u *unit) bindAliases(list []*murphi.AliasDecl) func() {
 				undo = append(undo, u.bind(obj, binding{kind: bConst, v: v}))
 				continue
 			}
-			slot := u.alloc(1)
-			f.i32Const(int32(u.frameAddr(slot)))
+			at := u.frame(u.alloc(1), tv.Type)
+			at.push(u)
 			u.expr(a.X)
 			f.i64Store(0)
-			undo = append(undo, u.bind(obj, binding{kind: bPlace, pl: place{static: true, addr: u.frameAddr(slot)}}))
+			undo = append(undo, u.bind(obj, binding{kind: bPlace, pl: at}))
 		default:
 			u.g.fail(a.X.Pos(), "an alias of an aggregate value that is not a variable")
 		}
@@ -419,58 +419,47 @@ func (u *unit) bindAliases(list []*murphi.AliasDecl) func() {
 	}
 }
 
-// call generates a call statement: a procedure inlined, or a function
-// whose value is dropped.
+// call generates a call statement: a procedure, or a function whose value
+// is dropped (Rumur allows it).
 func (u *unit) call(x *murphi.CallExpr) {
+	d := u.callee(x)
+	u.callProc(x, d)
+	if d.IsFunc {
+		u.f.drop()
+	}
+}
+
+// funcCall calls a function with a simple result and pushes the result.
+func (u *unit) funcCall(x *murphi.CallExpr) {
+	d := u.callee(x)
+	if !d.IsFunc || d.Obj == nil || d.Obj.Type == nil || !d.Obj.Type.IsSimple() {
+		u.g.fail(x.Pos(), "functions that return records or arrays")
+	}
+	u.callProc(x, d)
+}
+
+func (u *unit) callee(x *murphi.CallExpr) *murphi.ProcDecl {
 	d := u.g.info.Calls[x]
 	if d == nil {
 		u.g.fail(x.Pos(), "an unresolved call")
 	}
-	if d.IsFunc {
-		// Rumur allows it: the value is dropped.
-		u.funcCall(x)
-		u.f.drop()
-		return
-	}
-	u.inlineCall(x, d, nil)
+	return d
 }
 
-// funcCall inlines a call of a function with a simple result and pushes
-// the result. Its return statements store into a frame slot and leave the
-// body; a body that ends without one traps, as the closures fail with
-// "function ... ended without returning a value".
-func (u *unit) funcCall(x *murphi.CallExpr) {
-	g := u.g
-	d := g.info.Calls[x]
-	if d == nil {
-		g.fail(x.Pos(), "an unresolved call")
-	}
-	if !d.IsFunc || d.Obj == nil || d.Obj.Type == nil || !d.Obj.Type.IsSimple() {
-		g.fail(x.Pos(), "functions that return records or arrays")
-	}
-	mark := u.frameTop
-	res := place{static: true, addr: u.frameAddr(u.alloc(1)), typ: d.Obj.Type}
-	u.inlineCall(x, d, &res)
-	u.f.i32Const(int32(res.addr))
-	u.f.i64Load(0)
-	u.frameTop = mark
-}
-
-// inlineCall inlines a call of procedure or function d: a frame of its own
-// in the unit's frame (parameters, then locals, which start undefined), the
-// body in a block that a return leaves. A function's return statements
-// store into result.
-func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place) {
+// callProc calls d's wasm function (procFunc) with the arguments' addresses
+// and the caller's frame top as the callee's frame: value arguments are
+// copied into the caller's frame first (range-checked, as the closures
+// do), var arguments pass the address of their designator. A function
+// leaves its result on the stack.
+func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 	g := u.g
 	f := u.f
-	for _, p := range u.inline {
-		if p == d {
-			g.fail(x.Pos(), "recursion")
-		}
+	pf := g.procFunc(d, u.state)
+	u.steps += u.weight * (1 + pf.steps)
+	if u.steps > stepLimit {
+		g.fail(x.Pos(), "loops that may run more than %d iterations per rule", stepLimit)
 	}
-	u.step(1, x.Pos())
 	mark := u.frameTop
-	var undo []func()
 	var objs []*murphi.Object
 	for _, prm := range d.Params {
 		for _, n := range prm.Names {
@@ -480,6 +469,7 @@ func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place)
 	if len(objs) != len(x.Args) {
 		g.fail(x.Pos(), "a call with %d arguments to %d parameters", len(x.Args), len(objs))
 	}
+	args := make([]place, len(x.Args))
 	for i, a := range x.Args {
 		obj := objs[i]
 		if obj == nil {
@@ -487,10 +477,8 @@ func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place)
 		}
 		size := compile.SlotSize(obj.Type)
 		if _, isUndef := a.(*murphi.UndefinedLit); isUndef {
-			slot := u.alloc(size)
-			fp := place{static: true, addr: u.frameAddr(slot), typ: obj.Type}
-			u.fill(fp, undefs(size))
-			undo = append(undo, u.bind(obj, binding{kind: bPlace, pl: fp}))
+			args[i] = u.frame(u.alloc(size), obj.Type)
+			u.fill(args[i], undefs(size))
 			continue
 		}
 		if obj.VarParam {
@@ -498,12 +486,12 @@ func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place)
 			if !p.static {
 				p = u.addrPlace(p)
 			}
-			undo = append(undo, u.bind(obj, binding{kind: bPlace, pl: p}))
+			args[i] = p
 			continue
 		}
 		tv := g.info.Types[a]
-		slot := u.alloc(size)
-		fp := place{static: true, addr: u.frameAddr(slot), typ: obj.Type}
+		fp := u.frame(u.alloc(size), obj.Type)
+		args[i] = fp
 		switch {
 		case !obj.Type.IsSimple():
 			u.copyAggregate(fp, u.aggregate(a), obj.Type, tv.Type, a.Pos())
@@ -522,7 +510,7 @@ func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place)
 				u.storeCheck(obj.Type, tv.Type, v, a.Pos())
 				f.end()
 			}
-			f.i32Const(int32(fp.addr))
+			fp.push(u)
 			f.get(v)
 			f.i64Store(0)
 		default:
@@ -530,30 +518,94 @@ func (u *unit) inlineCall(x *murphi.CallExpr, d *murphi.ProcDecl, result *place)
 			u.expr(a)
 			f.set(v)
 			u.storeCheck(obj.Type, tv.Type, v, a.Pos())
-			f.i32Const(int32(fp.addr))
+			fp.push(u)
 			f.get(v)
 			f.i64Store(0)
 		}
-		undo = append(undo, u.bind(obj, binding{kind: bPlace, pl: fp}))
+	}
+	for _, a := range args {
+		a.push(u)
+	}
+	u.frame(u.frameTop, nil).push(u)
+	u.reserve(u.frameTop + pf.frame)
+	f.call(pf.fn.idx)
+	u.frameTop = mark
+}
+
+// procFn is the wasm function of a procedure or function, for callers on
+// one state (the current state in guards and properties, the working state
+// in bodies). Its parameters are the arguments' addresses and then its
+// frame's; a function returns its value.
+type procFn struct {
+	fn    *fn
+	frame int    // frame slots it and its callees use
+	steps uint64 // loop iterations and calls, at most, per call
+}
+
+type procKey struct {
+	d     *murphi.ProcDecl
+	state uint32
+}
+
+// procFunc returns d's function for callers on state, generating it on
+// first use. (Inlined at every call, adash's procedures made a 3.4 MB
+// module and sci's a 10.2 MB one; as functions, 2.1 MB and 0.2 MB.) There
+// is no recursion, so a frame above the caller's is the callee's alone.
+func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
+	key := procKey{d, state}
+	if pf := g.procs[key]; pf != nil {
+		return pf
+	}
+	if g.generating[d] {
+		g.fail(d.Pos(), "recursion")
+	}
+	g.generating[d] = true
+	defer delete(g.generating, d)
+	var params []byte
+	for _, prm := range d.Params {
+		for range prm.Names {
+			params = append(params, i32)
+		}
+	}
+	n := uint32(len(params))
+	params = append(params, i32) // the frame
+	var results []byte
+	if d.IsFunc {
+		results = []byte{i64}
+	}
+	f := g.mod.newFunc(params, results)
+	u := g.newUnit(f, state)
+	u.fp = int32(n)
+	if d.IsFunc {
+		u.resultType = d.Obj.Type
+	}
+	k := uint32(0)
+	var undo []func()
+	for _, prm := range d.Params {
+		for _, nm := range prm.Names {
+			i := k
+			k++
+			if nm.Obj == nil {
+				continue
+			}
+			undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: place{typ: nm.Obj.Type, dyn: func(u *unit) { u.f.get(i) }}}))
+		}
 	}
 	undo = append(undo, u.bindLocals(d.Decls))
-	u.inline = append(u.inline, d)
 	f.block()
-	u.depth++
-	saveRet, saveResult := u.retDepth, u.result
-	u.retDepth, u.result = u.depth, result
+	u.depth = 1
+	u.retDepth = 1
 	u.stmts(d.Body)
-	if result != nil {
+	f.end()
+	if d.IsFunc {
 		f.unreachable() // the end of a function's body: no value returned
 	}
-	f.end()
-	u.depth--
-	u.retDepth, u.result = saveRet, saveResult
-	u.inline = u.inline[:len(u.inline)-1]
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
-	u.frameTop = mark
+	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps}
+	g.procs[key] = pf
+	return pf
 }
 
 // bindLocals gives local variables frame slots, undefined on entry.
@@ -569,8 +621,7 @@ func (u *unit) bindLocals(decls []murphi.Decl) func() {
 				continue
 			}
 			size := compile.SlotSize(n.Obj.Type)
-			slot := u.alloc(size)
-			p := place{static: true, addr: u.frameAddr(slot), typ: n.Obj.Type}
+			p := u.frame(u.alloc(size), n.Obj.Type)
 			u.fill(p, undefs(size))
 			undo = append(undo, u.bind(n.Obj, binding{kind: bPlace, pl: p}))
 		}
