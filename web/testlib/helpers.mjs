@@ -49,13 +49,14 @@ export async function startServer(dir = 'public', { log = '' } = {}) {
 }
 
 // launch starts Chromium with a fresh user-data-dir and returns its context.
-export async function launch({ width = 1280, height = 800 } = {}) {
+export async function launch({ width = 1280, height = 800, serviceWorkers = 'allow' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'locus-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
     headless: true,
     args: chromiumArgs,
     viewport: { width, height },
+    serviceWorkers,
   });
   const close = async () => {
     await context.close();
