@@ -188,6 +188,13 @@ func (u *unit) step(n uint64, pos murphi.Pos) {
 	if n > loopLimit {
 		u.g.fail(pos, "a loop of %d iterations (more than %d)", n, loopLimit)
 	}
+	u.addSteps(n, pos)
+}
+
+// addSteps counts n steps (iterations, or a call and its callee's steps)
+// at the current nesting, refusing code that could pass the closures'
+// step limit.
+func (u *unit) addSteps(n uint64, pos murphi.Pos) {
 	u.steps += u.weight * n
 	if u.weight > stepLimit || u.steps > stepLimit {
 		u.g.fail(pos, "loops that may run more than %d iterations per rule", stepLimit)
@@ -253,47 +260,11 @@ func (u *unit) place(x murphi.Expr) place {
 			return p
 		}
 		idx := x.Index
-		if it.Kind == murphi.TUnion {
-			// The position of the value among the members' values, as
-			// core/compile's indexPlace; a value of no member traps.
-			return place{typ: elem, dyn: func(u *unit) {
-				f := u.f
-				t := f.local(i64)
-				base.push(u)
-				u.expr(idx)
-				f.set(t)
-				ms := it.Union
-				chooseI64(f, len(ms)+1, func(k int) {
-					pushInRange(f, t, ms[k].Lo, ms[k].Hi)
-				}, func(k int) {
-					if k == len(ms) {
-						f.unreachable()
-						return
-					}
-					pos, _ := indexPosition(it, ms[k].Lo)
-					f.get(t)
-					f.i64Const(pos - ms[k].Lo)
-					f.i64Add()
-				})
-				f.i32WrapI64()
-				f.i32Const(int32(8 * size))
-				f.i32Mul()
-				f.i32Add()
-			}}
-		}
-		lo, count := it.Lo, it.Count()
 		return place{typ: elem, dyn: func(u *unit) {
 			f := u.f
-			k := f.local(i64)
+			t := f.local(i64)
 			base.push(u)
-			u.expr(idx)
-			f.i64Const(lo)
-			f.i64Sub()
-			f.tee(k)
-			f.i64Const(int64(count))
-			f.i64GeU()
-			u.trapIf()
-			f.get(k)
+			u.indexPosition(it, idx, t)
 			f.i32WrapI64()
 			f.i32Const(int32(8 * size))
 			f.i32Mul()
@@ -885,4 +856,37 @@ func chooseI64(f *fn, n int, test, value func(k int)) {
 	for k := 0; k < n-1; k++ {
 		f.end()
 	}
+}
+
+// indexPosition pushes the position of index idx's value among the values
+// of index type it, as core/compile's indexPlace (v-Lo, or for a union its
+// rank among the members' values), trapping if it is none; t is a scratch
+// local.
+func (u *unit) indexPosition(it *murphi.Type, idx murphi.Expr, t uint32) {
+	f := u.f
+	u.expr(idx)
+	if it.Kind != murphi.TUnion {
+		f.i64Const(it.Lo)
+		f.i64Sub()
+		f.tee(t)
+		f.i64Const(int64(it.Count()))
+		f.i64GeU()
+		u.trapIf()
+		f.get(t)
+		return
+	}
+	f.set(t)
+	ms := it.Union
+	chooseI64(f, len(ms)+1, func(k int) {
+		pushInRange(f, t, ms[k].Lo, ms[k].Hi)
+	}, func(k int) {
+		if k == len(ms) {
+			f.unreachable()
+			return
+		}
+		pos, _ := indexPosition(it, ms[k].Lo)
+		f.get(t)
+		f.i64Const(pos - ms[k].Lo)
+		f.i64Add()
+	})
 }

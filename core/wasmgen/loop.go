@@ -123,10 +123,13 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.globals()
 	b.runtime()
 	var ruleFns, invFns, assumeFns []*fn
+	// limit counts the code of the functions made since its last call
+	// (a rule's or property's, and the procedures' it first called: all
+	// complete by then) and refuses the model once the bound is passed.
+	code, counted := 0, 0
 	limit := func(f *fn) *fn {
-		code := 0
-		for _, f := range g.mod.funcs { // with the procedures' functions
-			code += len(f.code)
+		for ; counted < len(g.mod.funcs); counted++ {
+			code += len(g.mod.funcs[counted].code)
 		}
 		if o.MaxCodeBytes > 0 && code > o.MaxCodeBytes {
 			g.fail(murphi.NoPos, "a module of more than %d bytes of code", o.MaxCodeBytes)

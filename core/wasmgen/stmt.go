@@ -455,10 +455,7 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 	g := u.g
 	f := u.f
 	pf := g.procFunc(d, u.state)
-	u.steps += u.weight * (1 + pf.steps)
-	if u.steps > stepLimit {
-		g.fail(x.Pos(), "loops that may run more than %d iterations per rule", stepLimit)
-	}
+	u.addSteps(1+pf.steps, x.Pos())
 	mark := u.frameTop
 	var objs []*murphi.Object
 	for _, prm := range d.Params {
