@@ -8,10 +8,10 @@ package storagefs
 // In Chromium a read-write transaction costs tens to hundreds of
 // milliseconds whatever it holds, so one transaction per segment (or
 // several, through a file system layer) caps writes at a few MB/s. Here a
-// write copies the segment into a JavaScript buffer and queues it; one
-// goroutine commits everything queued in one transaction, then the next
-// batch, so the cost of a transaction is paid per batch. Reads of queued
-// segments are served from the queue, Sync waits until the queue is
+// write hands the segment to the writer (idbwriter_js.go), which commits
+// everything that arrived while its previous transaction was committing in
+// one transaction, packed into few stored values. Reads of segments not yet
+// committed wait for their commit, Sync waits until everything is
 // committed, and a write waits while more than writeBehindBytes are queued.
 // A commit that fails (a full quota, a deleted database) fails every later
 // operation: the segments it held are lost, and saying so at once is what
@@ -19,11 +19,6 @@ package storagefs
 // were made and nothing commits after a failure, so the database always
 // holds a prefix of them, as after a crash at that point: what checkpoints
 // (a manifest written after a Sync) are built to survive.
-//
-// Where a Worker can be started (a browser), the Blobs are built and the
-// transactions committed by a writer Worker instead (idbwriter_js.go), off
-// the engine's thread, with the same order, batching and failure rules;
-// the goroutine and queue here serve where there is none (Node).
 
 import (
 	"bytes"
@@ -33,23 +28,16 @@ import (
 )
 
 const (
-	idbData = "data" // segment name -> Blob (or Uint8Array)
-	idbSize = "size" // segment name -> its length, so listing reads no data
+	idbData = "data" // pack number -> Blob; before packs, segment name -> Blob
+	idbSize = "size" // segment name -> {pack, offset, len}; before packs, its length
 	// writeBehindBytes bounds the bytes queued and not yet committed.
 	writeBehindBytes = 64 << 20
 )
 
-// idbBlobs stores segments as Blobs rather than Uint8Arrays: in Chromium
-// that doubled the write and read rates of 16 MiB segments (structured
-// cloning a large array costs more than handing over a Blob).
-var idbBlobs = js.Global().Get("Blob").Type() == js.TypeFunction
-
-// idbOp is one queued change: a segment put (data set) or deleted.
-type idbOp struct {
-	name string
-	data js.Value // a Blob (or Uint8Array); undefined for a delete
-	size int64
-	seq  uint64
+// idbLoc is where a segment is: in pack, from offset, len bytes.
+type idbLoc struct {
+	pack        int
+	offset, len int64
 }
 
 type idbDriver struct {
@@ -57,20 +45,15 @@ type idbDriver struct {
 	db   js.Value
 
 	mu       sync.Mutex
-	ops      []idbOp             // queued, not yet in a transaction
-	inflight bool                // a transaction is committing
-	pending  map[string]js.Value // the newest queued or committing data of a name
-	deleted  map[string]bool     // names whose newest queued change is a delete
-	known    map[string]bool     // every segment, committed or queued
-	lastSeq  map[string]uint64
+	known    map[string]bool   // every segment, committed or queued
+	loc      map[string]idbLoc // where the committed packed segments are
+	lastSeq  map[string]uint64 // the newest uncommitted change of a name
 	seq      uint64
-	queued   int64 // bytes queued or committing
-	err      error // the first failed commit
-	gone     bool  // the database was deleted from outside
-	closed   bool
-	changed  chan struct{} // closed and replaced whenever a transaction ends
-	w        *idbWriter    // the writer Worker, where there is one (idbwriter_js.go)
-	kick     chan struct{}
+	queued   int64         // bytes posted and not yet committed
+	err      error         // the first failed commit
+	gone     bool          // the database was deleted from outside
+	changed  chan struct{} // closed and replaced whenever the writer reports
+	w        *idbWriter
 	onChange js.Func
 }
 
@@ -100,8 +83,8 @@ func openIDBWriteBehind(name string) (*idbDriver, error) {
 		db.Call("close")
 		return nil, errors.New("the database is not a segment store of this version of Locus")
 	}
-	d := &idbDriver{name: name, db: db, pending: map[string]js.Value{}, deleted: map[string]bool{},
-		lastSeq: map[string]uint64{}, known: map[string]bool{}, changed: make(chan struct{}), kick: make(chan struct{}, 1)}
+	d := &idbDriver{name: name, db: db, lastSeq: map[string]uint64{}, known: map[string]bool{},
+		loc: map[string]idbLoc{}, changed: make(chan struct{})}
 	segs, err := d.list()
 	if err != nil {
 		db.Call("close")
@@ -120,17 +103,10 @@ func openIDBWriteBehind(name string) (*idbDriver, error) {
 		return nil
 	})
 	db.Set("onversionchange", d.onChange)
-	if idbWorkersAvailable() {
-		w, err := startIDBWriter(d)
-		if err != nil {
-			db.Call("close")
-			return nil, classifyIDBOr(err)
-		}
-		if w != nil {
-			return d, nil
-		}
+	if _, err := startIDBWriter(d); err != nil {
+		db.Call("close")
+		return nil, classifyIDBOr(err)
 	}
-	go d.flusher()
 	return d, nil
 }
 
@@ -195,98 +171,6 @@ func (d *idbDriver) wait() {
 	d.mu.Lock()
 }
 
-func (d *idbDriver) queue(op idbOp) {
-	d.seq++
-	op.seq = d.seq
-	d.lastSeq[op.name] = op.seq
-	if op.data.Type() == js.TypeObject {
-		d.pending[op.name] = op.data
-		delete(d.deleted, op.name)
-	} else {
-		delete(d.pending, op.name)
-		d.deleted[op.name] = true
-	}
-	d.ops = append(d.ops, op)
-	select {
-	case d.kick <- struct{}{}:
-	default:
-	}
-}
-
-// flusher commits the queued changes, a batch per transaction.
-func (d *idbDriver) flusher() {
-	for {
-		d.mu.Lock()
-		for len(d.ops) == 0 && !d.closed {
-			d.mu.Unlock()
-			<-d.kick
-			d.mu.Lock()
-		}
-		if len(d.ops) == 0 {
-			d.mu.Unlock()
-			return
-		}
-		batch := d.ops
-		d.ops = nil
-		d.inflight = true
-		fail := d.failure()
-		d.mu.Unlock()
-
-		err := fail
-		if err == nil {
-			err = d.commit(batch)
-		}
-
-		d.mu.Lock()
-		for _, op := range batch {
-			d.queued -= op.size
-			if d.lastSeq[op.name] == op.seq {
-				delete(d.lastSeq, op.name)
-				delete(d.pending, op.name)
-				delete(d.deleted, op.name)
-			}
-		}
-		if err != nil && d.err == nil {
-			d.err = classifyIDBOr(err)
-			if d.gone {
-				d.err = ErrStoreGone
-			}
-		}
-		d.inflight = false
-		close(d.changed)
-		d.changed = make(chan struct{})
-		d.mu.Unlock()
-	}
-}
-
-func (d *idbDriver) commit(batch []idbOp) (err error) {
-	opts := js.Global().Get("Object").New()
-	opts.Set("durability", "relaxed")
-	tx, err := call(d.db, "transaction", js.ValueOf([]any{idbData, idbSize}), "readwrite", opts)
-	if err != nil {
-		return err
-	}
-	data, size := tx.Call("objectStore", idbData), tx.Call("objectStore", idbSize)
-	for _, op := range batch {
-		if op.data.Type() == js.TypeObject {
-			_, err = call(data, "put", op.data, op.name)
-			if err == nil {
-				_, err = call(size, "put", op.size, op.name)
-			}
-		} else {
-			_, err = call(data, "delete", op.name)
-			if err == nil {
-				_, err = call(size, "delete", op.name)
-			}
-		}
-		if err != nil {
-			tx.Call("abort")
-			return err
-		}
-	}
-	return awaitTx(tx)
-}
-
 func (d *idbDriver) write(name string, data []byte) error {
 	n := int64(len(data))
 	d.mu.Lock()
@@ -297,23 +181,31 @@ func (d *idbDriver) write(name string, data []byte) error {
 	if err := d.failure(); err != nil {
 		return err
 	}
-	if d.w != nil {
-		d.queued += n
-		d.known[name] = true
-		d.post(name, data, false)
-		return nil
-	}
-	u8 := js.Global().Get("Uint8Array").New(len(data))
-	js.CopyBytesToJS(u8, data)
-	buf := u8
-	if idbBlobs {
-		buf = js.Global().Get("Blob").New([]any{u8})
-	}
 	d.queued += n
 	d.known[name] = true
-	d.queue(idbOp{name: name, data: buf, size: n})
+	d.post(name, data, false)
 	return nil
 }
+
+// idbReadJS reads the Blob under key in the data store: a promise of the
+// Blob, of its len bytes from offset where offset >= 0, or of undefined
+// where there is none.
+const idbReadJS = `(db, key, offset, len) => new Promise((resolve, reject) => {
+  const tx = db.transaction('data', 'readonly');
+  tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  const get = tx.objectStore('data').get(key);
+  get.onsuccess = () => {
+    const b = get.result;
+    // A slice is a Blob of its own to register: not for the whole pack.
+    const whole = offset < 0 || offset === 0 && len === b.size;
+    resolve(b === undefined || whole ? b : b.slice(offset, offset + len));
+  };
+})`
+
+var (
+	idbReadOnce sync.Once
+	idbRead     js.Value
+)
 
 func (d *idbDriver) open(name string) (segmentReader, error) {
 	d.mu.Lock()
@@ -325,31 +217,31 @@ func (d *idbDriver) open(name string) (segmentReader, error) {
 		d.mu.Unlock()
 		return nil, ErrNotExist
 	}
-	v, ok := d.pending[name]
-	// With a writer Worker the data is over there: read it back once committed.
-	for d.w != nil && d.failure() == nil && d.lastSeq[name] != 0 {
+	// The data is the writer's until committed: read it back then.
+	for d.failure() == nil && d.lastSeq[name] != 0 {
 		d.wait()
 	}
 	if err := d.failure(); err != nil {
 		d.mu.Unlock()
 		return nil, err
 	}
+	// A segment of the layout before packs is stored under its name.
+	key, offset, n := js.ValueOf(name), int64(-1), int64(0)
+	if l, ok := d.loc[name]; ok {
+		key, offset, n = js.ValueOf(l.pack), l.offset, l.len
+	}
 	d.mu.Unlock()
-	if !ok {
-		tx, err := call(d.db, "transaction", idbData, "readonly")
-		if err != nil {
-			return nil, d.mapErr(err)
-		}
-		req, err := call(tx.Call("objectStore", idbData), "get", name)
-		if err != nil {
-			return nil, d.mapErr(err)
-		}
-		if v, err = awaitRequest(req); err != nil {
-			return nil, d.mapErr(err)
-		}
-		if v.Type() != js.TypeObject {
-			return nil, ErrNotExist
-		}
+	idbReadOnce.Do(func() { idbRead = js.Global().Call("eval", idbReadJS) })
+	p, err := catchJS(func() js.Value { return idbRead.Invoke(d.db, key, offset, n) })
+	if err != nil {
+		return nil, d.mapErr(err)
+	}
+	v, err := await(p)
+	if err != nil {
+		return nil, d.mapErr(err)
+	}
+	if v.Type() != js.TypeObject {
+		return nil, ErrNotExist
 	}
 	if v.Get("arrayBuffer").Type() == js.TypeFunction { // a Blob
 		ab, err := callAwait(v, "arrayBuffer")
@@ -387,17 +279,14 @@ func (d *idbDriver) remove(name string) error {
 		return ErrNotExist
 	}
 	delete(d.known, name)
-	if d.w != nil {
-		d.post(name, nil, true)
-		return nil
-	}
-	d.queue(idbOp{name: name})
+	delete(d.loc, name)
+	d.post(name, nil, true)
 	return nil
 }
 
 // idle waits until everything queued is committed; mu is held.
 func (d *idbDriver) idle() error {
-	for d.failure() == nil && (len(d.ops) > 0 || d.inflight || d.w != nil && len(d.w.posted) > 0) {
+	for d.failure() == nil && d.w != nil && len(d.w.posted) > 0 {
 		d.wait()
 	}
 	return d.failure()
@@ -438,8 +327,18 @@ func (d *idbDriver) list() ([]SegmentInfo, error) {
 		return nil, d.mapErr(err)
 	}
 	out := make([]SegmentInfo, keys.Length())
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	for i := range out {
-		out[i] = SegmentInfo{Name: keys.Index(i).String(), Size: int64(vals.Index(i).Float())}
+		name, v := keys.Index(i).String(), vals.Index(i)
+		if v.Type() == js.TypeObject { // {pack, offset, len}
+			// (A name removed meanwhile may get a stale entry: reads
+			// check known first, and a new write places it again.)
+			l := idbLoc{pack: v.Get("pack").Int(), offset: int64(v.Get("offset").Float()), len: int64(v.Get("len").Float())}
+			d.loc[name] = l
+			v = js.ValueOf(l.len)
+		}
+		out[i] = SegmentInfo{Name: name, Size: int64(v.Float())}
 	}
 	return out, nil
 }
@@ -452,15 +351,8 @@ func (d *idbDriver) persist() (bool, error) { return browserPersist() }
 func (d *idbDriver) close() error {
 	d.mu.Lock()
 	err := d.idle()
-	d.closed = true
 	d.mu.Unlock()
-	if d.w != nil {
-		d.w.stop()
-	}
-	select {
-	case d.kick <- struct{}{}:
-	default:
-	}
+	d.w.stop()
 	d.db.Call("close")
 	return err
 }

@@ -13,13 +13,11 @@ import (
 	"time"
 )
 
-// openWriterStore opens a fresh IndexedDB store that writes through a
-// writer Worker, and returns it with its driver.
+// openWriterStore opens a fresh IndexedDB store, and returns it with its
+// driver. Its writer is a Worker in a browser and runs on this thread in
+// Node: the same script either way.
 func openWriterStore(t *testing.T) (FS, *idbDriver, string) {
 	t.Helper()
-	if !idbWorkersAvailable() {
-		t.Skip("no Workers here (Node): the IndexedDB writer Worker runs only in a browser")
-	}
 	name := fmt.Sprintf("locus-test-writer-%d", time.Now().UnixNano())
 	t.Cleanup(func() { VanishIndexedDB(name) })
 	fs, err := NewIndexedDB(name, Options{})
@@ -28,7 +26,7 @@ func openWriterStore(t *testing.T) (FS, *idbDriver, string) {
 	}
 	d := fs.(*store).d.(*idbDriver)
 	if d.w == nil {
-		t.Fatal("Workers exist here but the store has no writer Worker")
+		t.Fatal("the store has no writer")
 	}
 	return fs, d, name
 }
@@ -146,14 +144,222 @@ func TestIDBWriterQuota(t *testing.T) {
 func TestIDBWriterUncaught(t *testing.T) {
 	fs, d, _ := openWriterStore(t)
 	defer fs.Close()
-	// A buffer that is not an ArrayBuffer cannot be handed back: the
-	// writer's postMessage throws.
+	// A message that is not an object: reading its fields throws.
 	d.mu.Lock()
 	d.seq++
 	d.w.posted = append(d.w.posted, idbPosted{name: "odd", seq: d.seq})
-	d.w.worker.Call("postMessage", map[string]any{"seq": d.seq, "name": "odd", "buf": 5, "len": 1})
+	d.w.worker.Call("postMessage", nil)
 	d.mu.Unlock()
 	if err := fs.Sync(); err == nil || !strings.Contains(err.Error(), "writer Worker failed") {
 		t.Fatalf("Sync after the writer threw = %v, want the writer's failure", err)
+	}
+}
+
+// idbContentsJS lists a database as stored: its packs (numeric keys of the
+// data store) with their sizes, the other data keys, and the size entries.
+const idbContentsJS = `(name) => new Promise((resolve, reject) => {
+  const open = indexedDB.open(name);
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const db = open.result;
+    const tx = db.transaction(['data', 'size'], 'readonly');
+    const out = { packs: {}, named: [], entries: {} };
+    const data = tx.objectStore('data').openCursor();
+    data.onsuccess = () => {
+      const c = data.result;
+      if (!c) return;
+      if (typeof c.key === 'number') out.packs[c.key] = c.value.size;
+      else out.named.push(c.key);
+      c.continue();
+    };
+    const size = tx.objectStore('size').openCursor();
+    size.onsuccess = () => {
+      const c = size.result;
+      if (!c) return;
+      out.entries[c.key] = c.value;
+      c.continue();
+    };
+    tx.oncomplete = () => { db.close(); resolve(out); };
+    tx.onabort = () => { db.close(); reject(tx.error); };
+  };
+})`
+
+type idbContents struct {
+	packs   map[int]int64 // pack -> bytes
+	named   []string      // data keys of the layout before packs
+	entries map[string]js.Value
+}
+
+func readIDBContents(t *testing.T, name string) idbContents {
+	t.Helper()
+	v, err := await(js.Global().Call("eval", idbContentsJS).Invoke(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := idbContents{packs: map[int]int64{}, entries: map[string]js.Value{}}
+	keys := js.Global().Get("Object").Call("keys", v.Get("packs"))
+	for i := range keys.Length() {
+		var p int
+		fmt.Sscan(keys.Index(i).String(), &p)
+		c.packs[p] = int64(v.Get("packs").Get(keys.Index(i).String()).Float())
+	}
+	for i := range v.Get("named").Length() {
+		c.named = append(c.named, v.Get("named").Index(i).String())
+	}
+	keys = js.Global().Get("Object").Call("keys", v.Get("entries"))
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		c.entries[k] = v.Get("entries").Get(k)
+	}
+	return c
+}
+
+func (c idbContents) packBytes() (n int64) {
+	for _, b := range c.packs {
+		n += b
+	}
+	return n
+}
+
+// TestIDBPacks: segments are stored in packs, one family of names to a
+// pack; a pack goes with its last segment; packs are numbered after every
+// existing one when the store is reopened; and segments of the layout
+// before packs are still listed, read and removed.
+func TestIDBPacks(t *testing.T) {
+	fs, _, name := openWriterStore(t)
+	content := func(prefix string, i, n int) []byte {
+		return bytes.Repeat([]byte(fmt.Sprintf("%s%d.", prefix, i)), n)
+	}
+	var dBytes int64
+	for i := range 12 {
+		q := fmt.Sprintf("q%016x", i)
+		if err := fs.WriteSegment(q, content("q", i, 20000)); err != nil {
+			t.Fatal(err)
+		}
+		d := fmt.Sprintf("d%016x", i)
+		data := content("d", i, 60000)
+		if err := fs.WriteSegment(d, data); err != nil {
+			t.Fatal(err)
+		}
+		dBytes += int64(len(data))
+	}
+	if err := fs.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	c := readIDBContents(t, name)
+	if len(c.named) != 0 || len(c.entries) != 24 {
+		t.Fatalf("after 24 writes: %d size entries, data under names %v; want 24, none", len(c.entries), c.named)
+	}
+	packOf := map[string]int{}
+	for seg, v := range c.entries {
+		if v.Type() != js.TypeObject {
+			t.Fatalf("size entry of %s = %v, want {pack, offset, len}", seg, v)
+		}
+		packOf[seg] = v.Get("pack").Int()
+	}
+	for i := range 12 {
+		for j := range 12 {
+			if q, d := packOf[fmt.Sprintf("q%016x", i)], packOf[fmt.Sprintf("d%016x", j)]; q == d {
+				t.Fatalf("q%016x and d%016x share pack %d: a pack must hold one family", i, j, q)
+			}
+		}
+	}
+	// Read back where the writer said it put them (reads after reopening,
+	// below, find them through the size store).
+	for i := range 12 {
+		for _, f := range []struct {
+			prefix string
+			n      int
+		}{{"q", 20000}, {"d", 60000}} {
+			seg := fmt.Sprintf("%s%016x", f.prefix, i)
+			if got, err := fs.ReadSegment(seg, nil); err != nil || !bytes.Equal(got, content(f.prefix, i, f.n)) {
+				t.Fatalf("ReadSegment(%s) = %d bytes, %v; want what was written", seg, len(got), err)
+			}
+		}
+	}
+	for i := range 12 {
+		if err := fs.RemoveSegment(fmt.Sprintf("q%016x", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fs.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if c = readIDBContents(t, name); c.packBytes() != dBytes {
+		t.Fatalf("with only the d segments left, packs hold %d bytes, want their %d", c.packBytes(), dBytes)
+	}
+	maxPack := 0
+	for p := range c.packs {
+		maxPack = max(maxPack, p)
+	}
+	fs.Close()
+
+	// A segment as a version before packs stored it.
+	old := []byte("written before packs")
+	putOld := `(name, data) => new Promise((resolve, reject) => {
+  const open = indexedDB.open(name);
+  open.onsuccess = () => {
+    const db = open.result, tx = db.transaction(['data', 'size'], 'readwrite');
+    tx.objectStore('data').put(new Blob([data]), 'old');
+    tx.objectStore('size').put(data.length, 'old');
+    tx.oncomplete = () => { db.close(); resolve(); };
+    tx.onabort = () => { db.close(); reject(tx.error); };
+  };
+  open.onerror = () => reject(open.error);
+})`
+	u8 := js.Global().Get("Uint8Array").New(len(old))
+	js.CopyBytesToJS(u8, old)
+	if _, err := await(js.Global().Call("eval", putOld).Invoke(name, u8)); err != nil {
+		t.Fatal(err)
+	}
+
+	fs, err := NewIndexedDB(name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	segs, err := fs.ListSegments("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) != 13 {
+		t.Fatalf("after reopening, %d segments listed, want 12 d and old", len(segs))
+	}
+	if got, err := fs.ReadSegment("old", nil); err != nil || !bytes.Equal(got, old) {
+		t.Fatalf("ReadSegment(old) = %q, %v; want %q", got, err, old)
+	}
+	if err := fs.WriteSegment(fmt.Sprintf("x%016x", 0), []byte("after reopening")); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.RemoveSegment("old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	c = readIDBContents(t, name)
+	if len(c.named) != 0 {
+		t.Fatalf("after removing old, data is still stored under %v", c.named)
+	}
+	if p := c.entries[fmt.Sprintf("x%016x", 0)].Get("pack").Int(); p <= maxPack {
+		t.Fatalf("the pack written after reopening is %d, want one after every earlier pack (%d)", p, maxPack)
+	}
+	for i := range 12 {
+		d := fmt.Sprintf("d%016x", i)
+		if got, err := fs.ReadSegment(d, nil); err != nil || !bytes.Equal(got, content("d", i, 60000)) {
+			t.Fatalf("ReadSegment(%s) after reopening = %d bytes, %v", d, len(got), err)
+		}
+		if err := fs.RemoveSegment(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fs.RemoveSegment(fmt.Sprintf("x%016x", 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if c = readIDBContents(t, name); len(c.packs) != 0 || len(c.entries) != 0 {
+		t.Fatalf("with every segment removed the database holds packs %v and entries %d", c.packs, len(c.entries))
 	}
 }

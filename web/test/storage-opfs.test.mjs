@@ -135,7 +135,7 @@ async function runGo(args, env = {}) {
 // assertRan checks a -test.v run passed and every named test ran and passed.
 function assertRan(r, names) {
   assert.equal(r.code, 0, `go test in the Worker exited ${r.code}:\n${r.text}`);
-  assert.doesNotMatch(r.text, /--- FAIL|--- SKIP: Test(OPFS|IndexedDB|OpenBrowser|IDBWriter)/, r.text);
+  assert.doesNotMatch(r.text, /--- FAIL|--- SKIP: Test(OPFS|IndexedDB|OpenBrowser|IDBWriter|IDBPacks)/, r.text);
   for (const n of names) assert.match(r.text, new RegExp(`^--- PASS: ${n} `, 'm'), `${n} did not pass:\n${r.text}`);
   assert.match(r.text, /^PASS$/m);
   const count = (re) => (r.text.match(re) || []).length;
@@ -171,9 +171,9 @@ test('a full origin quota is ErrQuotaExceeded on OPFS', { timeout: 300_000 }, as
 
 // After the quota test: the space of the databases these tests delete is not
 // always reclaimed at once, and the quota test needs the origin nearly empty.
-test('IndexedDB writer Worker: reads in flight, a failed transaction, a full quota, a crash', { timeout: 300_000 }, async () => {
-  const r = await runGo(['-test.v', '-test.run', '^TestIDBWriter'], {});
-  assertRan(r, ['TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota', 'TestIDBWriterUncaught']);
+test('IndexedDB writer Worker: reads in flight, a failed transaction, a full quota, a crash, packs', { timeout: 300_000 }, async () => {
+  const r = await runGo(['-test.v', '-test.run', '^TestIDB(Writer|Packs)'], {});
+  assertRan(r, ['TestIDBWriterReadsInFlight', 'TestIDBWriterFailure', 'TestIDBWriterQuota', 'TestIDBWriterUncaught', 'TestIDBPacks']);
 });
 
 test('segment throughput in Chromium (STORAGE_BENCH=1)', { timeout: 600_000, skip: !process.env.STORAGE_BENCH }, async () => {
