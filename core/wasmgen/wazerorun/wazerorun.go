@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/locus-mc/locus/core/wasmgen"
 )
@@ -37,7 +38,7 @@ func (r Runtime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 		cfg = wazero.NewRuntimeConfigInterpreter()
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	mod, err := rt.Instantiate(ctx, m.Code)
+	mod, err := rt.Instantiate(experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(allocate)), m.Code)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

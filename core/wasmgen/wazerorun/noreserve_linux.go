@@ -1,0 +1,7 @@
+//go:build linux
+
+package wazerorun
+
+import "syscall"
+
+const mapNoReserve = syscall.MAP_NORESERVE

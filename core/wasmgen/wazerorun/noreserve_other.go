@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package wazerorun
+
+const mapNoReserve = 0
