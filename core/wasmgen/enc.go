@@ -4,7 +4,10 @@ package wasmgen
 // bulk-memory copy and fill instructions): a module builder and a
 // function-body builder with one method per instruction used.
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Value types.
 const (
@@ -87,6 +90,9 @@ func (m *module) addGlobal(typ byte, init int64) uint32 {
 }
 
 func (m *module) export(name string, kind byte, idx uint32) {
+	if kind == 0 && idx >= m.nImports && m.funcs[idx-m.nImports].name == "" {
+		m.funcs[idx-m.nImports].name = name
+	}
 	m.exports = append(m.exports, export{name, kind, idx})
 }
 
@@ -189,6 +195,24 @@ func (m *module) bytes() []byte {
 		out = append(out, f.code...)
 		out = append(out, 0x0b)
 	}
+	var nb []byte
+	nb = uleb(nb, uint64(len(m.funcs)))
+	for _, f := range m.funcs {
+		nb = uleb(nb, uint64(f.idx))
+		nm := f.name
+		if nm == "" {
+			nm = fmt.Sprintf("f%d", f.idx)
+		}
+		nb = name(nb, nm)
+	}
+	var cs []byte
+	cs = name(cs, "name")
+	cs = append(cs, 1)
+	cs = uleb(cs, uint64(len(nb)))
+	cs = append(cs, nb...)
+	out = append(out, 0)
+	out = uleb(out, uint64(len(cs)))
+	out = append(out, cs...)
 	return out
 }
 
@@ -228,6 +252,7 @@ type fn struct {
 	nParams uint32
 	locals  []byte // types of the locals after the parameters
 	code    []byte
+	name    string
 }
 
 // local adds a local of type t and returns its index.
@@ -293,7 +318,34 @@ func (f *fn) i32Store8(off uint32)            { f.mem(0x3a, 0, off) }
 func (f *fn) memorySize()                     { f.op(0x3f, 0x00) }
 func (f *fn) memoryGrow()                     { f.op(0x40, 0x00) }
 func (f *fn) memoryCopy()                     { f.op(0xfc); f.u(10); f.op(0x00, 0x00) }
-func (f *fn) memoryFill()                     { f.op(0xfc); f.u(11); f.op(0x00) }
+
+// unrollCopy is the largest copy written as moves in place: V8 runs a
+// memory.copy out of line, which costs more than a few loads and stores.
+// (A function of its own, called from many places, unrolls more.)
+const (
+	unrollCopy       = 128
+	unrollCopyShared = 2048
+)
+
+// copyWords copies n bytes, a multiple of 8, from the address src pushes
+// to the address dst pushes: as 8-byte moves up to unroll bytes, else with
+// memory.copy.
+func (f *fn) copyWords(dst, src func(), n, unroll int) {
+	if n > unroll {
+		dst()
+		src()
+		f.i32Const(int32(n))
+		f.memoryCopy()
+		return
+	}
+	for k := 0; k < n; k += 8 {
+		dst()
+		src()
+		f.i64Load(uint32(k))
+		f.i64Store(uint32(k))
+	}
+}
+func (f *fn) memoryFill() { f.op(0xfc); f.u(11); f.op(0x00) }
 
 // Constants.
 func (f *fn) i32Const(v int32) { f.op(0x41); f.code = sleb(f.code, int64(v)) }

@@ -102,13 +102,15 @@ func (p place) offset(k int) place {
 
 // gen holds what the whole module's generation shares.
 type gen struct {
-	m     *compile.Model
-	ck    *murphi.Checked
-	info  *murphi.Info
-	env   map[*murphi.Object]binding
-	mod   *module
-	lay   layout
-	frame int // slots of the largest frame
+	m    *compile.Model
+	ck   *murphi.Checked
+	info *murphi.Info
+	env  map[*murphi.Object]binding
+	mod  *module
+	lay  layout
+	// copyCur copies the current state's slots to the working state's.
+	copyCur *fn
+	frame   int // slots of the largest frame
 	// procs are the procedures' and functions' wasm functions;
 	// generating marks those being generated (a call back is recursion).
 	procs      map[procKey]*procFn

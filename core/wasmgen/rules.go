@@ -4,8 +4,10 @@ package wasmgen
 // and generates a function per rule instance and property.
 
 import (
+	"fmt"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
+	"strings"
 )
 
 // Status of a rule function.
@@ -26,6 +28,28 @@ type instance struct {
 type paramValue struct {
 	obj *murphi.Object
 	v   int64
+}
+
+// name names the instance's function, for profiles: the rule's name (at
+// most 48 bytes of it) and its parameters' values.
+func (in instance) name(rule string) string {
+	if len(rule) > 48 {
+		rule = rule[:48]
+	}
+	var b strings.Builder
+	b.WriteString(rule)
+	for i, p := range in.params {
+		if i == 0 {
+			b.WriteString(" [")
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s=%d", p.obj.Name, p.v)
+	}
+	if len(in.params) > 0 {
+		b.WriteByte(']')
+	}
+	return b.String()
 }
 
 // expand lists the rule instances and properties in core/compile's order
@@ -111,6 +135,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	d := in.decl.(*murphi.SimpleRule)
 	defer g.bindParams(in.params)()
 	f := g.mod.newFunc(nil, []byte{i32})
+	f.name = "rule " + in.name(d.Name)
 	if d.Guard != nil {
 		gu := g.newUnit(f, g.lay.cur)
 		defer gu.bindAliasRules(in.aliases)()
@@ -121,10 +146,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 		f.return_()
 		f.end()
 	}
-	f.i32Const(int32(g.lay.work))
-	f.i32Const(int32(g.lay.cur))
-	f.i32Const(int32(8 * g.m.NumSlots))
-	f.memoryCopy()
+	f.call(g.copyCur.idx)
 	bu := g.newUnit(f, g.lay.work)
 	bu.inRule = true
 	unalias := bu.bindAliasRules(in.aliases)
@@ -146,6 +168,7 @@ func (g *gen) propFunc(in instance) *fn {
 	d := in.decl.(*murphi.PropertyRule)
 	defer g.bindParams(in.params)()
 	f := g.mod.newFunc(nil, []byte{i32})
+	f.name = "property " + in.name(d.Name)
 	u := g.newUnit(f, g.lay.work)
 	defer u.bindAliasRules(in.aliases)()
 	u.cond(d.Cond)

@@ -68,10 +68,7 @@ func (u *unit) copyAggregate(dst, src place, dt, st *murphi.Type, pos murphi.Pos
 	f.set(d)
 	src.push(u)
 	f.set(s)
-	f.get(d)
-	f.get(s)
-	f.i32Const(int32(8 * n))
-	f.memoryCopy()
+	f.copyWords(func() { f.get(d) }, func() { f.get(s) }, 8*n, unrollCopy)
 	dl, sl := u.leafTypes(dt, nil), u.leafTypes(st, nil)
 	v := f.local(i64)
 	for i := range dl {
@@ -571,6 +568,7 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 		results = []byte{i64}
 	}
 	f := g.mod.newFunc(params, results)
+	f.name = d.Name.Name
 	u := g.newUnit(f, state)
 	u.fp = int32(n)
 	if d.IsFunc {
