@@ -188,6 +188,7 @@ type builder struct {
 	o Options
 	// globals
 	gN, gHead, gLevelEnd, gRules, gTable, gMask, gShift, gHeap, gAt, gRule, gInv, gTouch uint32
+	gFree, gFreeEnd                                                                      uint32 // a table given up, for chunks
 	// succ is the successor area's address (see run)
 	succ uint32
 	// functions
@@ -204,7 +205,9 @@ func (b *builder) globals() {
 	b.gMask = m.addGlobal(i32, 0)
 	b.gShift = m.addGlobal(i64, 0)
 	b.gTouch = m.addGlobal(i64, 0) // what run's pass 2 read, so that it is not dropped
-	b.gHeap = m.addGlobal(i32, 0)  // set once the frame's size is known
+	b.gFree = m.addGlobal(i32, 0)
+	b.gFreeEnd = m.addGlobal(i32, 0)
+	b.gHeap = m.addGlobal(i32, 0) // set once the frame's size is known
 	b.gAt = m.addGlobal(i32, 0)
 	b.gRule = m.addGlobal(i32, 0)
 	b.gInv = m.addGlobal(i32, 0)
@@ -575,6 +578,11 @@ func (b *builder) runtime() {
 		f.br(0)
 		f.end()
 		f.end()
+		// The old table takes the next chunks of records (see insert).
+		f.globalGet(b.gTable)
+		f.globalSet(b.gFree)
+		f.get(end)
+		f.globalSet(b.gFreeEnd)
 		f.get(t)
 		f.globalSet(b.gTable)
 		f.get(mask)
@@ -629,8 +637,25 @@ func (b *builder) runtime() {
 		f.i32And()
 		f.i32Eqz()
 		f.if_()
-		f.i32Const(int32(l.rec<<chunkBits + 16))
+		// A chunk goes in the table the last growth left, while it
+		// lasts: the tables' memory is not lost, and a search needs
+		// about a quarter less.
+		chunk := int32(l.rec<<chunkBits + 16)
+		f.globalGet(b.gFreeEnd)
+		f.globalGet(b.gFree)
+		f.i32Sub()
+		f.i32Const(chunk)
+		f.i32GeU()
+		f.ifResult(i32)
+		f.globalGet(b.gFree)
+		f.globalGet(b.gFree)
+		f.i32Const(chunk)
+		f.i32Add()
+		f.globalSet(b.gFree)
+		f.else_()
+		f.i32Const(chunk)
 		f.call(b.alloc.idx)
+		f.end()
 		f.tee(c)
 		f.i32Eqz()
 		f.if_()
