@@ -192,7 +192,7 @@ type builder struct {
 	// succ is the successor area's address (see run)
 	succ uint32
 	// functions
-	alloc, recAddr, unpack, pack, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	alloc, recAddr, unpack, pack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
 }
 
 func (b *builder) globals() {
@@ -388,6 +388,60 @@ func (b *builder) runtime() {
 		f := g.copyCur
 		f.name = "copyCur"
 		f.copyWords(func() { f.i32Const(int32(l.work)) }, func() { f.i32Const(int32(l.cur)) }, 8*g.m.NumSlots, unrollCopyShared)
+	}
+
+	// packFrom(dst, src) -> 1 if the working slots differ from the
+	// current ones: the working slots packed at dst, given the current
+	// state packed at src (padded, as records are): src's words copied,
+	// then only the leaves that differ encoded (core/compile's PackFrom;
+	// a successor differs in a few). A leaf is at most 56 bits, so with
+	// its shift it lies in the word at its first byte; the bytes of that
+	// word past the state are written back as they were.
+	b.packFrom = m.newFunc([]byte{i32, i32}, []byte{i32})
+	b.packFrom.name = "packFrom"
+	{
+		f := b.packFrom
+		const dst, src = 0, 1
+		v, w, differs := f.local(i64), f.local(i64), f.local(i32)
+		f.copyWords(func() { f.get(dst) }, func() { f.get(src) }, l.sbPad, unrollCopy)
+		for i := range g.m.Leaves {
+			lf := &g.m.Leaves[i]
+			off := uint32(lf.Offset >> 3)
+			sh := int64(lf.Offset & 7)
+			mask := int64(1)<<uint(lf.Bits) - 1
+			f.i32Const(int32(l.work + uint32(8*i)))
+			f.i64Load(0)
+			f.tee(v)
+			f.i32Const(int32(l.cur + uint32(8*i)))
+			f.i64Load(0)
+			f.i64Ne()
+			f.if_()
+			f.i32Const(1)
+			f.set(differs)
+			f.get(dst)
+			f.i64Load(off)
+			f.i64Const(^(mask << uint(sh)))
+			f.i64And()
+			f.set(w)
+			f.get(dst)
+			f.get(w)
+			f.get(v)
+			f.i64Const(undef)
+			f.i64Eq()
+			f.ifResult(i64)
+			f.i64Const(0)
+			f.else_()
+			encodeLeaf(f, lf, v)
+			f.end()
+			if sh > 0 {
+				f.i64Const(sh)
+				f.i64Shl()
+			}
+			f.i64Or()
+			f.i64Store(off)
+			f.end()
+		}
+		f.get(differs)
 	}
 
 	b.hashAt = b.hashFunc()
@@ -889,7 +943,7 @@ func (b *builder) run(rules []*fn) {
 	f := g.mod.newFunc([]byte{i32}, []byte{i32})
 	changed, fired, prop := f.local(i32), f.local(i32), f.local(i32)
 	h := f.local(i64)
-	p, end, touch := f.local(i32), f.local(i32), f.local(i64)
+	p, end, touch, curRec := f.local(i32), f.local(i32), f.local(i64), f.local(i32)
 	stride := int32(b.succStride())
 	f.loop()
 	// Level boundary.
@@ -921,6 +975,7 @@ func (b *builder) run(rules []*fn) {
 	f.set(0)
 	f.globalGet(b.gHead)
 	f.call(b.recAddr.idx)
+	f.tee(curRec)
 	f.i32Const(int32(l.cur))
 	f.call(b.unpack.idx)
 	f.i32Const(0)
@@ -939,7 +994,7 @@ func (b *builder) run(rules []*fn) {
 		f.i32Const(1)
 		f.i32Add()
 		f.set(fired)
-		b.successor(f, int32(r), changed, end, h)
+		b.successor(f, int32(r), changed, end, curRec)
 		f.end()
 	}
 	// Pass 2: read the successors' table slots.
@@ -1069,28 +1124,17 @@ func (b *builder) run(rules []*fn) {
 func (b *builder) succStride() int { return b.g.lay.sbPad + 16 }
 
 // successor generates pass 1's handling of the successor rule r just left
-// in the working state: note a change, and pack it, with its hash and
-// rule, at end, which moves past it.
-func (b *builder) successor(f *fn, r int32, changed, end, h uint32) {
+// in the working state: pack it (from the current state's record at
+// curRec), noting a change, with its hash and rule, at end, which moves
+// past it.
+func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	l := b.g.lay
-	f.get(changed)
-	f.i32Eqz()
-	f.if_()
-	for i := 0; i < b.g.m.NumSlots; i++ {
-		f.i32Const(int32(l.work + uint32(8*i)))
-		f.i64Load(0)
-		f.i32Const(int32(l.cur + uint32(8*i)))
-		f.i64Load(0)
-		f.i64Ne()
-		if i > 0 {
-			f.get(changed)
-			f.i32Or()
-		}
-		f.set(changed)
-	}
-	f.end()
 	f.get(end)
-	f.call(b.pack.idx)
+	f.get(curRec)
+	f.call(b.packFrom.idx)
+	f.get(changed)
+	f.i32Or()
+	f.set(changed)
 	f.get(end)
 	f.get(end)
 	f.call(b.hashAt.idx)
