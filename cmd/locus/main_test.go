@@ -204,3 +204,34 @@ func TestCMurphiTraceFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestCodegen: --codegen runs the search in generated code (one worker)
+// with the closures' counts and verdict, a failing model included, and
+// says so; with symmetry reduction (german's scalarsets), which the
+// generator does not cover, the closures run it and a note says why.
+func TestCodegen(t *testing.T) {
+	for _, name := range []string{"peterson.m", "broken-mutex.m"} {
+		_, ref, _ := locus(t, "check", "--json", "--symmetry", "off", "--workers", "1", example(name))
+		code, out, _ := locus(t, "check", "--json", "--symmetry", "off", "--codegen", example(name))
+		want, got := decode(t, ref), decode(t, out)
+		if got["code_gen"] != "wazero" {
+			t.Fatalf("%s --codegen: code_gen %v, want wazero", name, got["code_gen"])
+		}
+		for _, k := range []string{"verdict", "states", "rules_fired", "depth"} {
+			if got[k] != want[k] {
+				t.Errorf("%s: %s = %v with --codegen, %v without", name, k, got[k], want[k])
+			}
+		}
+		if name == "broken-mutex.m" && code != exitFail {
+			t.Errorf("%s --codegen: exit %d, want %d", name, code, exitFail)
+		}
+	}
+	_, out, errOut := locus(t, "check", "--codegen", example("german.m"))
+	if strings.Contains(out, "generated for the model") || !strings.Contains(errOut, "does not cover symmetry") {
+		t.Errorf("with symmetry reduction the generated code ran, or no note says why not:\n%s%s", out, errOut)
+	}
+	_, out, _ = locus(t, "check", "--codegen", "--symmetry", "off", example("peterson.m"))
+	if !strings.Contains(out, "in code generated for the model (wazero)") {
+		t.Errorf("the text output does not say the generated code ran:\n%s", out)
+	}
+}
