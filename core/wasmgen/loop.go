@@ -336,14 +336,8 @@ func (b *builder) runtime() {
 			lf := &g.m.Leaves[i]
 			f.i32Const(int32(l.work + uint32(8*i)))
 			f.i64Load(0)
-			f.tee(v)
-			f.i64Const(undef)
-			f.i64Eq()
-			f.ifResult(i64)
-			f.i64Const(0)
-			f.else_()
-			encodeLeaf(f, lf, v)
-			f.end()
+			f.set(v)
+			leafCode(f, lf, v)
 			f.tee(e)
 			if nb > 0 {
 				f.i64Const(int64(nb))
@@ -425,14 +419,7 @@ func (b *builder) runtime() {
 			f.set(w)
 			f.get(dst)
 			f.get(w)
-			f.get(v)
-			f.i64Const(undef)
-			f.i64Eq()
-			f.ifResult(i64)
-			f.i64Const(0)
-			f.else_()
-			encodeLeaf(f, lf, v)
-			f.end()
+			leafCode(f, lf, v)
 			if sh > 0 {
 				f.i64Const(sh)
 				f.i64Shl()
@@ -1183,6 +1170,19 @@ func (b *builder) successors(rules []*fn) {
 	}
 	f.get(n)
 	g.mod.export("successors", 0, f.idx)
+}
+
+// leafCode pushes the packed code of leaf lf's value in local v: 0 where
+// it is undefined, else encodeLeaf's.
+func leafCode(f *fn, lf *compile.Leaf, v uint32) {
+	f.get(v)
+	f.i64Const(undef)
+	f.i64Eq()
+	f.ifResult(i64)
+	f.i64Const(0)
+	f.else_()
+	encodeLeaf(f, lf, v)
+	f.end()
 }
 
 // encodeLeaf pushes the packed code (1 and up) of the defined value in
