@@ -30,7 +30,9 @@ ruleset v: val do
 endruleset;
 rule "start over" x != 0 & y != 0 & z != 0 ==> begin x := 0; y := 0; z := 0; end;
 `;
-const budgetMB = 20;
+// Below what both the closures and the generated code (the app's engine
+// where the generator covers the model) need without a disk.
+const budgetMB = 16;
 
 const app = h.serveAndLaunch();
 
@@ -40,6 +42,10 @@ test('a small memory budget spills the queue to browser storage and keeps the co
   const unbudgeted = h.nativeCheck(file, []);
   assert.ok(budgetMB * 1024 * 1024 < unbudgeted.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what the run needs without a disk (${unbudgeted.peak_bytes} bytes)`);
+  const generated = h.nativeCheck(file, ['--codegen']);
+  assert.equal(generated.code_gen, 'wazero', 'the generator covers the model');
+  assert.ok(budgetMB * 1024 * 1024 < generated.peak_bytes,
+    `the budget (${budgetMB} MiB) must be below what generated code needs (${generated.peak_bytes} bytes), or the app's run fits in memory`);
   const native = h.nativeCheck(file, ['-m', String(budgetMB)]);
   assert.equal(native.verdict, 'pass', native.reason);
   assert.ok(native.disk_bytes_written > 0, 'the native CLI spills this model to disk too');
