@@ -197,8 +197,8 @@ const idbReadJS = `(db, key, offset, len) => new Promise((resolve, reject) => {
   get.onsuccess = () => {
     const b = get.result;
     // A slice is a Blob of its own to register: not for the whole pack.
-    const whole = offset < 0 || offset === 0 && len === b.size;
-    resolve(b === undefined || whole ? b : b.slice(offset, offset + len));
+    if (b === undefined || offset < 0 || offset === 0 && len === b.size) return resolve(b);
+    resolve(b.slice(offset, offset + len));
   };
 })`
 

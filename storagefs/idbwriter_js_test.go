@@ -362,4 +362,30 @@ func TestIDBPacks(t *testing.T) {
 	if c = readIDBContents(t, name); len(c.packs) != 0 || len(c.entries) != 0 {
 		t.Fatalf("with every segment removed the database holds packs %v and entries %d", c.packs, len(c.entries))
 	}
+
+	// A pack lost from outside: reading its segment fails, and does not hang.
+	lost := fmt.Sprintf("y%016x", 0)
+	if err := fs.WriteSegment(lost, []byte("its pack goes")); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	dropPack := `(name, pack) => new Promise((resolve, reject) => {
+  const open = indexedDB.open(name);
+  open.onsuccess = () => {
+    const db = open.result, tx = db.transaction('data', 'readwrite');
+    tx.objectStore('data').delete(pack);
+    tx.oncomplete = () => { db.close(); resolve(); };
+    tx.onabort = () => { db.close(); reject(tx.error); };
+  };
+  open.onerror = () => reject(open.error);
+})`
+	pack := readIDBContents(t, name).entries[lost].Get("pack").Int()
+	if _, err := await(js.Global().Call("eval", dropPack).Invoke(name, pack)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadSegment(lost, nil); !errors.Is(err, ErrNotExist) {
+		t.Fatalf("ReadSegment of a segment whose pack is gone = %v, want ErrNotExist", err)
+	}
 }
