@@ -103,7 +103,7 @@ func openIDBWriteBehind(name string) (*idbDriver, error) {
 		return nil
 	})
 	db.Set("onversionchange", d.onChange)
-	if _, err := startIDBWriter(d); err != nil {
+	if err := startIDBWriter(d); err != nil {
 		db.Call("close")
 		return nil, classifyIDBOr(err)
 	}

@@ -284,11 +284,8 @@ const idbInThreadJS = `(script) => {
 var (
 	idbWriterURLOnce sync.Once
 	idbWriterURL     js.Value
-)
-
-var (
-	idbInThreadOnce sync.Once
-	idbInThread     js.Value
+	idbInThreadOnce  sync.Once
+	idbInThread      js.Value
 )
 
 // idbWorkersAvailable reports whether this context can start a Worker (a
@@ -348,10 +345,10 @@ const idbPoolMin = 64 << 10
 const idbPoolMax = writeBehindBytes
 
 // startIDBWriter starts d's writer on the database d.name and sets d.w.
-func startIDBWriter(d *idbDriver) (*idbWriter, error) {
+func startIDBWriter(d *idbDriver) error {
 	worker, err := newIDBWriterEndpoint()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w := &idbWriter{worker: worker, opened: make(chan error, 1), closed: make(chan struct{}, 1)}
 	w.onMsg = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -378,9 +375,9 @@ func startIDBWriter(d *idbDriver) (*idbWriter, error) {
 		worker.Call("terminate")
 		w.onMsg.Release()
 		w.onErr.Release()
-		return nil, err
+		return err
 	}
-	return w, nil
+	return nil
 }
 
 // newJS calls new c(args...), returning a thrown exception as an error.

@@ -155,34 +155,49 @@ func TestIDBWriterUncaught(t *testing.T) {
 	}
 }
 
-// idbContentsJS lists a database as stored: its packs (numeric keys of the
-// data store) with their sizes, the other data keys, and the size entries.
-const idbContentsJS = `(name) => new Promise((resolve, reject) => {
+// inIDB runs body, a JavaScript function (tx, out, ...args), in one
+// transaction of the data and size stores of the database name, and
+// returns out once the transaction has committed: the test's view of the
+// database, underneath the store.
+func inIDB(t *testing.T, name, mode, body string, args ...any) js.Value {
+	t.Helper()
+	run := js.Global().Call("eval", `(name, mode, body, args) => new Promise((resolve, reject) => {
   const open = indexedDB.open(name);
   open.onerror = () => reject(open.error);
   open.onsuccess = () => {
-    const db = open.result;
-    const tx = db.transaction(['data', 'size'], 'readonly');
-    const out = { packs: {}, named: [], entries: {} };
-    const data = tx.objectStore('data').openCursor();
-    data.onsuccess = () => {
-      const c = data.result;
-      if (!c) return;
-      if (typeof c.key === 'number') out.packs[c.key] = c.value.size;
-      else out.named.push(c.key);
-      c.continue();
-    };
-    const size = tx.objectStore('size').openCursor();
-    size.onsuccess = () => {
-      const c = size.result;
-      if (!c) return;
-      out.entries[c.key] = c.value;
-      c.continue();
-    };
+    const db = open.result, tx = db.transaction(['data', 'size'], mode), out = {};
     tx.oncomplete = () => { db.close(); resolve(out); };
     tx.onabort = () => { db.close(); reject(tx.error); };
+    (0, eval)(body)(tx, out, ...args);
   };
-})`
+})`)
+	v, err := await(run.Invoke(name, mode, body, js.ValueOf(args)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// idbContentsJS lists a database as stored: its packs (numeric keys of the
+// data store) with their sizes, the other data keys, and the size entries.
+const idbContentsJS = `(tx, out) => {
+  out.packs = {}, out.named = [], out.entries = {};
+  const data = tx.objectStore('data').openCursor();
+  data.onsuccess = () => {
+    const c = data.result;
+    if (!c) return;
+    if (typeof c.key === 'number') out.packs[c.key] = c.value.size;
+    else out.named.push(c.key);
+    c.continue();
+  };
+  const size = tx.objectStore('size').openCursor();
+  size.onsuccess = () => {
+    const c = size.result;
+    if (!c) return;
+    out.entries[c.key] = c.value;
+    c.continue();
+  };
+}`
 
 type idbContents struct {
 	packs   map[int]int64 // pack -> bytes
@@ -192,10 +207,7 @@ type idbContents struct {
 
 func readIDBContents(t *testing.T, name string) idbContents {
 	t.Helper()
-	v, err := await(js.Global().Call("eval", idbContentsJS).Invoke(name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := inIDB(t, name, "readonly", idbContentsJS)
 	c := idbContents{packs: map[int]int64{}, entries: map[string]js.Value{}}
 	keys := js.Global().Get("Object").Call("keys", v.Get("packs"))
 	for i := range keys.Length() {
@@ -296,22 +308,12 @@ func TestIDBPacks(t *testing.T) {
 
 	// A segment as a version before packs stored it.
 	old := []byte("written before packs")
-	putOld := `(name, data) => new Promise((resolve, reject) => {
-  const open = indexedDB.open(name);
-  open.onsuccess = () => {
-    const db = open.result, tx = db.transaction(['data', 'size'], 'readwrite');
-    tx.objectStore('data').put(new Blob([data]), 'old');
-    tx.objectStore('size').put(data.length, 'old');
-    tx.oncomplete = () => { db.close(); resolve(); };
-    tx.onabort = () => { db.close(); reject(tx.error); };
-  };
-  open.onerror = () => reject(open.error);
-})`
 	u8 := js.Global().Get("Uint8Array").New(len(old))
 	js.CopyBytesToJS(u8, old)
-	if _, err := await(js.Global().Call("eval", putOld).Invoke(name, u8)); err != nil {
-		t.Fatal(err)
-	}
+	inIDB(t, name, "readwrite", `(tx, out, data) => {
+  tx.objectStore('data').put(new Blob([data]), 'old');
+  tx.objectStore('size').put(data.length, 'old');
+}`, u8)
 
 	fs, err := NewIndexedDB(name, Options{})
 	if err != nil {
@@ -371,20 +373,8 @@ func TestIDBPacks(t *testing.T) {
 	if err := fs.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	dropPack := `(name, pack) => new Promise((resolve, reject) => {
-  const open = indexedDB.open(name);
-  open.onsuccess = () => {
-    const db = open.result, tx = db.transaction('data', 'readwrite');
-    tx.objectStore('data').delete(pack);
-    tx.oncomplete = () => { db.close(); resolve(); };
-    tx.onabort = () => { db.close(); reject(tx.error); };
-  };
-  open.onerror = () => reject(open.error);
-})`
 	pack := readIDBContents(t, name).entries[lost].Get("pack").Int()
-	if _, err := await(js.Global().Call("eval", dropPack).Invoke(name, pack)); err != nil {
-		t.Fatal(err)
-	}
+	inIDB(t, name, "readwrite", `(tx, out, pack) => tx.objectStore('data').delete(pack)`, pack)
 	if _, err := fs.ReadSegment(lost, nil); !errors.Is(err, ErrNotExist) {
 		t.Fatalf("ReadSegment of a segment whose pack is gone = %v, want ErrNotExist", err)
 	}
