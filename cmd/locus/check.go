@@ -46,6 +46,29 @@ func exitCode(verdict string) int {
 	return exitError
 }
 
+// codegenFlag is --codegen[=KIND]: bare, it is "auto".
+type codegenFlag struct{ v *string }
+
+func (f codegenFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return *f.v
+}
+
+func (f codegenFlag) Set(s string) error {
+	switch s {
+	case "true":
+		s = "auto"
+	case "false":
+		s = "off"
+	}
+	*f.v = s
+	return nil
+}
+
+func (f codegenFlag) IsBoolFlag() bool { return true }
+
 type sizeFlag struct{ v *int64 }
 
 func (f sizeFlag) String() string {
@@ -164,15 +187,16 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	opts := &cf.opts
 	var (
 		ndl     bool
-		codegen bool
+		codegen string
 		format  string
 		choices map[string]string
 	)
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
-	fs.BoolVar(&codegen, "codegen", false, "run a one-worker bfs (and auto's exact phase) in WebAssembly generated for the model and compiled by wazero: "+
-		"faster on long runs (cache3 1.8x in CPU time), slower on short ones of large models (their compile takes a second); "+
+	fs.Var(codegenFlag{&codegen}, "codegen", "run a one-worker bfs (and auto's exact phase) in code generated for the model: "+
+		"--codegen=go translates it to Go and builds it with the go command (kept in the user's cache; the first build of a model takes seconds), "+
+		"--codegen=wazero compiles it in process, a bare --codegen is go where the go command is found, else wazero; "+
 		"where the generator does not cover the model or the options, the compiled closures run it, with a note")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
 	fs.Var(paramFlag{&opts.Params, &choices}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
@@ -222,8 +246,13 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	if ndl {
 		opts.Deadlock = "off"
 	}
-	if codegen {
-		opts.Generated = codegenRuntime()
+	if codegen != "" && codegen != "off" {
+		rt, err := codegenRuntime(codegen)
+		if err != nil {
+			fmt.Fprintf(stderr, "locus check: %v\n", err)
+			return cf, exitRejected, false
+		}
+		opts.Generated = rt
 		if opts.Workers == 0 {
 			opts.Workers = 1 // generated code runs one worker
 		}

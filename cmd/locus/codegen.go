@@ -3,10 +3,31 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/locus-mc/locus/core/wasmgen"
+	"github.com/locus-mc/locus/core/wasmgen/nativerun"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 )
 
-// codegenRuntime runs code generated for a model (--codegen): wazero's
-// compiler.
-func codegenRuntime() wasmgen.Runtime { return wazerorun.Runtime{} }
+// codegenRuntime is the runtime that runs code generated for a model
+// (--codegen=KIND): "go" translates it to Go and builds it with the go
+// command, "wazero" compiles the WebAssembly in process, and "auto"
+// (a bare --codegen) is go where the go command is found, else wazero.
+func codegenRuntime(kind string) (wasmgen.Runtime, error) {
+	switch kind {
+	case "auto":
+		if nativerun.Available() == "" {
+			return nativerun.Runtime{}, nil
+		}
+		return wazerorun.Runtime{}, nil
+	case "go":
+		if why := nativerun.Available(); why != "" {
+			return nil, fmt.Errorf("--codegen=go: %s", why)
+		}
+		return nativerun.Runtime{}, nil
+	case "wazero":
+		return wazerorun.Runtime{}, nil
+	}
+	return nil, fmt.Errorf("--codegen=%s: want go, wazero, auto or off", kind)
+}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/locus-mc/locus/core/wasmgen/nativerun"
 )
 
 // locus runs the CLI in-process and returns its exit status and output.
@@ -205,25 +208,41 @@ func TestCMurphiTraceFormat(t *testing.T) {
 	}
 }
 
-// TestCodegen: --codegen runs the search in generated code (one worker)
-// with the closures' counts and verdict, a failing model included, and
-// says so; with symmetry reduction (german's scalarsets), which the
-// generator does not cover, the closures run it and a note says why.
+// TestCodegen: --codegen runs the search in generated code (one worker),
+// translated to Go and built (go) or compiled in process (wazero), with
+// the closures' counts and verdict, a failing model included, and says
+// so; a bare --codegen is go where the go command is; with symmetry
+// reduction (german's scalarsets), which the generator does not cover,
+// the closures run it and a note says why.
 func TestCodegen(t *testing.T) {
-	for _, name := range []string{"peterson.m", "broken-mutex.m"} {
-		_, ref, _ := locus(t, "check", "--json", "--symmetry", "off", "--workers", "1", example(name))
-		code, out, _ := locus(t, "check", "--json", "--symmetry", "off", "--codegen", example(name))
-		want, got := decode(t, ref), decode(t, out)
-		if got["code_gen"] != "wazero" {
-			t.Fatalf("%s --codegen: code_gen %v, want wazero", name, got["code_gen"])
-		}
-		for _, k := range []string{"verdict", "states", "rules_fired", "depth"} {
-			if got[k] != want[k] {
-				t.Errorf("%s: %s = %v with --codegen, %v without", name, k, got[k], want[k])
+	// The models' programs are built in a cache of the test's; go's own
+	// build cache stays where it is (it follows XDG_CACHE_HOME too).
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		t.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	kinds := []string{"wazero"}
+	if nativerun.Available() == "" {
+		kinds = append(kinds, "go")
+	} else {
+		t.Logf("--codegen=go not tested: %s", nativerun.Available())
+	}
+	for _, kind := range kinds {
+		for _, name := range []string{"peterson.m", "broken-mutex.m"} {
+			_, ref, _ := locus(t, "check", "--json", "--symmetry", "off", "--workers", "1", example(name))
+			code, out, _ := locus(t, "check", "--json", "--symmetry", "off", "--codegen="+kind, example(name))
+			want, got := decode(t, ref), decode(t, out)
+			if got["code_gen"] != kind {
+				t.Fatalf("%s --codegen=%s: code_gen %v", name, kind, got["code_gen"])
 			}
-		}
-		if name == "broken-mutex.m" && code != exitFail {
-			t.Errorf("%s --codegen: exit %d, want %d", name, code, exitFail)
+			for _, k := range []string{"verdict", "states", "rules_fired", "depth"} {
+				if got[k] != want[k] {
+					t.Errorf("%s: %s = %v with --codegen=%s, %v without", name, k, got[k], kind, want[k])
+				}
+			}
+			if name == "broken-mutex.m" && code != exitFail {
+				t.Errorf("%s --codegen=%s: exit %d, want %d", name, kind, code, exitFail)
+			}
 		}
 	}
 	_, out, errOut := locus(t, "check", "--codegen", example("german.m"))
@@ -231,7 +250,11 @@ func TestCodegen(t *testing.T) {
 		t.Errorf("with symmetry reduction the generated code ran, or no note says why not:\n%s%s", out, errOut)
 	}
 	_, out, _ = locus(t, "check", "--codegen", "--symmetry", "off", example("peterson.m"))
-	if !strings.Contains(out, "in code generated for the model (wazero)") {
+	if !strings.Contains(out, "in code generated for the model ("+kinds[len(kinds)-1]+")") {
 		t.Errorf("the text output does not say the generated code ran:\n%s", out)
+	}
+	code, _, errOut := locus(t, "check", "--codegen=fast", example("peterson.m"))
+	if code != exitRejected || !strings.Contains(errOut, "want go, wazero, auto or off") {
+		t.Errorf("--codegen=fast: exit %d, %s", code, errOut)
 	}
 }

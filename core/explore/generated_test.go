@@ -13,6 +13,8 @@ import (
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/core/wasmgen"
+	"github.com/locus-mc/locus/core/wasmgen/nativerun"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 	"github.com/locus-mc/locus/storagefs"
 )
@@ -23,7 +25,22 @@ import (
 // field but times and memory. A model the generator does not cover runs
 // on the closures and says why; enough models must be covered that the
 // comparison means something.
-func TestGeneratedSameAsClosures(t *testing.T) {
+func TestGeneratedSameAsClosures(t *testing.T) { sameAsClosures(t, wazerorun.Runtime{}) }
+
+// TestTranslatedSameAsClosures is TestGeneratedSameAsClosures for the
+// modules translated to Go and built as programs (nativerun).
+func TestTranslatedSameAsClosures(t *testing.T) { sameAsClosures(t, nativeRuntime(t)) }
+
+// nativeRuntime is nativerun's runtime, building into a directory of the
+// test's.
+func nativeRuntime(t *testing.T) wasmgen.Runtime {
+	if why := nativerun.Available(); why != "" {
+		t.Skip(why)
+	}
+	return nativerun.Runtime{CacheDir: t.TempDir()}
+}
+
+func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 	// Unbounded, so that large modules (adash, sci) are compared too.
 	defer explore.SetGeneratedMaxCode(0)()
 	dir := "../../../shared/models/"
@@ -49,7 +66,7 @@ func TestGeneratedSameAsClosures(t *testing.T) {
 			c.opts.Algorithm = "bfs"
 			want := verify.Check(context.Background(), c.file, src, c.opts)
 			o := c.opts
-			o.Generated = wazerorun.Runtime{}
+			o.Generated = rt
 			got := verify.Check(context.Background(), c.file, src, o)
 			if got.CodeGen == "" {
 				why := ""
@@ -58,14 +75,17 @@ func TestGeneratedSameAsClosures(t *testing.T) {
 						why = d.Message
 					}
 				}
+				if strings.Contains(why, "did not load") {
+					t.Fatal(why)
+				}
 				if why == "" && want.Verdict != verify.Rejected {
 					t.Fatalf("the closures ran the search and no note says why: %+v", got.Diagnostics)
 				}
 				t.Logf("closures: %s", why)
 			} else {
 				generated++
-				if got.CodeGen != "wazero" {
-					t.Fatalf("code_gen %q, want wazero", got.CodeGen)
+				if got.CodeGen != rt.Name() {
+					t.Fatalf("code_gen %q, want %s", got.CodeGen, rt.Name())
 				}
 			}
 			got.CodeGen = ""
@@ -87,7 +107,12 @@ func TestGeneratedSameAsClosures(t *testing.T) {
 // closures must run the search again, with a note saying so, and the
 // result must be theirs (the same verdict and counts as an unbudgeted
 // run), never an incomplete verdict.
-func TestGeneratedOutOfMemory(t *testing.T) {
+func TestGeneratedOutOfMemory(t *testing.T) { outOfMemory(t, wazerorun.Runtime{}) }
+
+// TestTranslatedOutOfMemory is TestGeneratedOutOfMemory for nativerun.
+func TestTranslatedOutOfMemory(t *testing.T) { outOfMemory(t, nativeRuntime(t)) }
+
+func outOfMemory(t *testing.T, rt wasmgen.Runtime) {
 	for _, tc := range []struct {
 		file     string
 		fraction float64 // of the budget for the queue's memory part
@@ -103,14 +128,14 @@ func TestGeneratedOutOfMemory(t *testing.T) {
 			}
 			opts := job.Options{Algorithm: "bfs", Symmetry: "off"}
 			base := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts})
-			gen := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, Generated: wazerorun.Runtime{}})
-			if gen.CodeGen != "wazero" || gen.Verdict != verify.Pass || *gen.States != *base.States {
+			gen := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, Generated: rt})
+			if gen.CodeGen != rt.Name() || gen.Verdict != verify.Pass || *gen.States != *base.States {
 				t.Fatalf("unbudgeted, the generated code must run this model: code_gen %q, %s (%+v)", gen.CodeGen, gen.Verdict, gen.Diagnostics)
 			}
 			opts.MemoryBytes = int64(float64(base.PeakBytes) * tc.scale)
 			opts.QueueFraction = tc.fraction
 			want := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{})})
-			got := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), Generated: wazerorun.Runtime{}})
+			got := verify.Check(context.Background(), tc.file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), Generated: rt})
 			if got.Verdict != verify.Pass || *got.States != *base.States || got.RulesFired != base.RulesFired {
 				t.Fatalf("under %d bytes: %s, %d states, %d rules (%s); unbudgeted: %d states, %d rules", opts.MemoryBytes, got.Verdict, *got.States, got.RulesFired, got.Reason, *base.States, base.RulesFired)
 			}

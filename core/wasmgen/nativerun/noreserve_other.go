@@ -1,0 +1,5 @@
+//go:build !linux
+
+package nativerun
+
+const mapNoReserve = 0
