@@ -194,10 +194,11 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
-	fs.Var(codegenFlag{&codegen}, "codegen", "run a one-worker bfs (and auto's exact phase) in code generated for the model: "+
-		"--codegen=go translates it to Go and builds it with the go command (kept in the user's cache; the first build of a model takes seconds), "+
-		"--codegen=wazero compiles it in process, a bare --codegen is go where the go command is found, else wazero; "+
-		"where the generator does not cover the model or the options, the compiled closures run it, with a note")
+	fs.Var(codegenFlag{&codegen}, "codegen", "where a one-worker bfs (and auto's exact phase) runs: "+
+		"go translates the model's generated code to Go and builds it with the go command (kept in the user's cache; a first build takes seconds), "+
+		"wazero compiles it in process, beside (the default where the go command is) starts the compiled closures at once and builds the program beside them, "+
+		"moving the search there if it is ready first; off runs the closures alone (also LOCUS_CODEGEN=off); a bare --codegen is go where the go command is, else wazero. "+
+		"Where the generator does not cover the model or the options, the closures run it")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
 	fs.Var(paramFlag{&opts.Params, &choices}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")
 	fs.Int64Var(&opts.Seed, "seed", 0, "seed for the random choices of randomized engines (rbfs, the caching engines' random replacement): the same seed repeats a run")
@@ -246,7 +247,16 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	if ndl {
 		opts.Deadlock = "off"
 	}
-	if codegen != "" && codegen != "off" {
+	if codegen == "" {
+		codegen = os.Getenv("LOCUS_CODEGEN")
+	}
+	switch codegen {
+	case "", "beside":
+		if rt := besideRuntime(); rt != nil {
+			opts.GeneratedBeside = rt
+		}
+	case "off":
+	default:
 		rt, err := codegenRuntime(codegen)
 		if err != nil {
 			fmt.Fprintf(stderr, "locus check: %v\n", err)

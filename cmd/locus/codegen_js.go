@@ -13,3 +13,5 @@ import (
 func codegenRuntime(string) (wasmgen.Runtime, error) {
 	return nil, errors.New("--codegen: not in a browser")
 }
+
+func besideRuntime() wasmgen.Runtime { return nil }

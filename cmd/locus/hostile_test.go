@@ -56,6 +56,10 @@ func binary(t *testing.T, crash bool) string {
 }
 
 func TestMain(m *testing.M) {
+	// The default makes each model's code beside the closures, and which
+	// finishes first decides the notes and the workers; the tests of
+	// other things run the closures alone (TestCodegenBeside runs both).
+	os.Setenv("LOCUS_CODEGEN", "off")
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -54,7 +54,7 @@ func init() {
 			{Name: "revisits", Title: "In cache mode, stop after this many times the known states were inserted with nothing new found", Default: 3, Min: 1, Max: 1000},
 			{Name: "disk", Title: "When even signatures fill the budget: 1 goes on with them on disk (LDBFS) if storage is available, 0 with a cache of recent states", Default: 1, Min: 0, Max: 1, Integer: true},
 		},
-	}, auto)
+	}, auto).generated = true
 	registry["auto"].check = checkAutoOptions
 }
 

@@ -32,7 +32,7 @@ func init() {
 			return r
 		}
 		return parallelSearch(ctx, m, opts)
-	})
+	}).generated = true
 	register(job.EngineInfo{
 		Name:  "dfs",
 		Title: "Depth-first search (exact)",

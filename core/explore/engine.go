@@ -101,6 +101,14 @@ type Options struct {
 	// for the model (core/wasmgen) on this runtime, where the generator
 	// covers the model and the options; otherwise the closures run it.
 	Generated wasmgen.Runtime
+	// GeneratedBeside, if set (and Generated is not), starts the search
+	// on the closures at once while the model's code is generated and
+	// loaded on this runtime beside them (nativerun builds a program: a
+	// second or more). If the code is ready first, the closures stop and
+	// the search runs again in it, on one worker. A small model is done
+	// before its code is; a large one gains the generated code's speed
+	// without waiting for it.
+	GeneratedBeside wasmgen.Runtime
 	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
 	// cannot be checkpointed (an engine or options that write none,
 	// liveness properties) runs without one and says so in a note. The browser app asks it of every run of a
@@ -212,7 +220,10 @@ type TraceStep struct {
 // engine is a registered algorithm.
 type engine struct {
 	info job.EngineInfo
-	run  func(ctx context.Context, m *compile.Model, opts Options) *Result
+	// generated: the engine runs generated code where Options.Generated
+	// asks (a one-worker bfs, or auto's exact phase).
+	generated bool
+	run       func(ctx context.Context, m *compile.Model, opts Options) *Result
 	// check, if set, refuses options the engine cannot honour (beyond
 	// what its EngineInfo says), before the run starts.
 	check func(Options) error
@@ -221,11 +232,13 @@ type engine struct {
 var registry = map[string]*engine{}
 
 // register adds an engine; engine files call it from init.
-func register(info job.EngineInfo, fn func(context.Context, *compile.Model, Options) *Result) {
+func register(info job.EngineInfo, fn func(context.Context, *compile.Model, Options) *Result) *engine {
 	if _, dup := registry[info.Name]; dup {
 		panic("explore: engine registered twice: " + info.Name)
 	}
-	registry[info.Name] = &engine{info: info, run: fn}
+	e := &engine{info: info, run: fn}
+	registry[info.Name] = e
+	return e
 }
 
 func lookup(name string) *engine {
@@ -348,7 +361,13 @@ func Run(ctx context.Context, m *compile.Model, opts Options) *Result {
 	if err := Check(opts); err != nil {
 		return &Result{Verdict: Error, Reason: err.Error()}
 	}
-	r := lookup(opts.Algorithm).run(ctx, m, opts)
+	e := lookup(opts.Algorithm)
+	var r *Result
+	if opts.GeneratedBeside != nil && opts.Generated == nil && e.generated {
+		r = runBeside(ctx, e, m, opts)
+	} else {
+		r = e.run(ctx, m, opts)
+	}
 	if note != "" {
 		r.Notes = append(r.Notes, note)
 	}

@@ -66,19 +66,9 @@ func generatedOK(m *compile.Model, opts Options) string {
 // generatedSearch runs bfs in generated code; an *errNotGenerated means
 // the closures must do the run instead.
 func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Result, error) {
-	if why := generatedOK(m, opts); why != "" {
-		return nil, &errNotGenerated{why: "generated code does not cover " + why}
-	}
-	pages := uint32(0)
-	if opts.MemoryBytes > 0 {
-		pages = uint32(opts.MemoryBytes >> 16)
-		if opts.MemoryBytes>>16 > 65536 {
-			pages = 65536
-		}
-	}
-	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode})
+	mod, err := generatedModule(m, opts)
 	if err != nil {
-		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
+		return nil, err
 	}
 	inst, err := opts.Generated.Instantiate(mod)
 	if err != nil {
@@ -96,6 +86,26 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	}
 	r.CodeGen = opts.Generated.Name()
 	return r, nil
+}
+
+// generatedModule generates the module of m's search under opts, or
+// returns an *errNotGenerated saying why it cannot.
+func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
+	if why := generatedOK(m, opts); why != "" {
+		return nil, &errNotGenerated{why: "generated code does not cover " + why}
+	}
+	pages := uint32(0)
+	if opts.MemoryBytes > 0 {
+		pages = uint32(opts.MemoryBytes >> 16)
+		if opts.MemoryBytes>>16 > 65536 {
+			pages = 65536
+		}
+	}
+	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode})
+	if err != nil {
+		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
+	}
+	return mod, nil
 }
 
 // genSearch drives one generated search.

@@ -52,6 +52,10 @@ type Options struct {
 	// Generated, if set, runs a one-worker bfs in WebAssembly generated for
 	// the model, on this runtime, where the generator covers the model.
 	Generated wasmgen.Runtime `json:"-"`
+	// GeneratedBeside makes the model's generated code on this runtime
+	// while the closures search, and moves the search there if it is
+	// ready first (explore.Options.GeneratedBeside).
+	GeneratedBeside wasmgen.Runtime `json:"-"`
 
 	// OnStage, if set, is called as each stage starts: StageParse,
 	// StageCheck, StageCompile, StageSearch. The front-end stages do not

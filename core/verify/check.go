@@ -66,6 +66,7 @@ func Check(ctx context.Context, filename string, src []byte, opts Options) (res 
 	eo.Progress = opts.Progress
 	eo.Parts = opts.Parts
 	eo.Generated = opts.Generated
+	eo.GeneratedBeside = opts.GeneratedBeside
 	r := explore.Run(ctx, m, eo)
 	fill(res, m, r)
 	if res.Verdict == Incomplete && ctx.Err() != nil {

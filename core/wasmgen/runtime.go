@@ -1,5 +1,7 @@
 package wasmgen
 
+import "context"
+
 // Instance is an instantiated generated module.
 type Instance interface {
 	// Call calls an exported function and returns its result (0 if it has
@@ -28,4 +30,11 @@ type Signature struct {
 	Params   []bool
 	Results  int
 	Result64 bool
+}
+
+// ContextRuntime is a Runtime whose instantiation can be cancelled (one
+// that builds a program, which takes seconds).
+type ContextRuntime interface {
+	Runtime
+	InstantiateContext(ctx context.Context, m *Module) (Instance, error)
 }

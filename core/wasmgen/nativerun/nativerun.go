@@ -12,6 +12,7 @@ package nativerun
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -22,8 +23,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/locus-mc/locus/core/wasmgen"
 )
@@ -56,10 +59,16 @@ func goTool() (string, error) { return goToolOnce() }
 // Instantiate implements wasmgen.Runtime: it builds the module's program
 // (or finds it built) and starts it.
 func (r Runtime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
+	return r.InstantiateContext(context.Background(), m)
+}
+
+// InstantiateContext implements wasmgen.ContextRuntime: cancelling ctx
+// stops a build.
+func (r Runtime) InstantiateContext(ctx context.Context, m *wasmgen.Module) (wasmgen.Instance, error) {
 	if why := platform(); why != "" {
 		return nil, errors.New(why)
 	}
-	bin, exports, err := r.build(m)
+	bin, exports, err := r.build(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +76,7 @@ func (r Runtime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 }
 
 // build returns the program for m, building it if it is not in the cache.
-func (r Runtime) build(m *wasmgen.Module) (string, []string, error) {
+func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string, error) {
 	src, exports, err := program(m.Code, mapNoReserve)
 	if err != nil {
 		return "", nil, err
@@ -76,20 +85,23 @@ func (r Runtime) build(m *wasmgen.Module) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	dir := r.CacheDir
-	if dir == "" {
+	root := r.CacheDir
+	if root == "" {
 		c, err := os.UserCacheDir()
 		if err != nil {
 			return "", nil, fmt.Errorf("nativerun: no cache directory for built models: %w", err)
 		}
-		dir = filepath.Join(c, "locus", "native")
+		root = filepath.Join(c, "locus", "native")
 	}
 	sum := sha256.Sum256(append(src, runtime.GOOS+"/"+runtime.GOARCH...))
-	dir = filepath.Join(dir, hex.EncodeToString(sum[:12]))
+	dir := filepath.Join(root, hex.EncodeToString(sum[:12]))
 	bin := filepath.Join(dir, "model")
 	if _, err := os.Stat(bin); err == nil {
+		now := time.Now()
+		os.Chtimes(dir, now, now) // recently used: pruned last
 		return bin, exports, nil
 	}
+	defer prune(root, maxCached)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, fmt.Errorf("nativerun: %w", err)
 	}
@@ -106,10 +118,13 @@ func (r Runtime) build(m *wasmgen.Module) (string, []string, error) {
 	if err := os.WriteFile(filepath.Join(work, "go.mod"), []byte("module locusmodel\n\ngo 1.21\n"), 0o644); err != nil {
 		return "", nil, fmt.Errorf("nativerun: %w", err)
 	}
-	cmd := exec.Command(goCmd, "build", "-trimpath", "-o", "model", ".")
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-o", "model", ".")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
 		msg := strings.TrimSpace(string(out))
 		if len(msg) > 2000 {
 			msg = msg[:2000] + " …"
@@ -124,6 +139,32 @@ func (r Runtime) build(m *wasmgen.Module) (string, []string, error) {
 		}
 	}
 	return bin, exports, nil
+}
+
+// maxCached is how many built programs the cache keeps (each is a few
+// MB): the least recently used beyond it are removed.
+const maxCached = 32
+
+// prune removes all but the keep most recently used programs of root.
+func prune(root string, keep int) {
+	entries, err := os.ReadDir(root)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type built struct {
+		path string
+		used time.Time
+	}
+	var all []built
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.IsDir() {
+			all = append(all, built{filepath.Join(root, e.Name()), info.ModTime()})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].used.After(all[j].used) })
+	for _, b := range all[min(keep, len(all)):] {
+		os.RemoveAll(b.path)
+	}
 }
 
 // The protocol: the host sends requests, the program answers each.

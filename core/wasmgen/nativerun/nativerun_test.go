@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
@@ -344,5 +345,28 @@ func BenchmarkTranslateSci(b *testing.B) {
 		if _, _, err := program(mod.Code, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPrune: the cache keeps the most recently used programs.
+func TestPrune(t *testing.T) {
+	root := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	for i := 0; i < 5; i++ {
+		dir := filepath.Join(root, fmt.Sprint(i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		at := base.Add(time.Duration(i) * time.Minute)
+		os.Chtimes(dir, at, at)
+	}
+	prune(root, 3)
+	entries, _ := os.ReadDir(root)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if strings.Join(left, ",") != "2,3,4" {
+		t.Fatalf("left %v, want the three most recent: 2,3,4", left)
 	}
 }
