@@ -77,7 +77,7 @@ func (r Runtime) InstantiateContext(ctx context.Context, m *wasmgen.Module) (was
 
 // build returns the program for m, building it if it is not in the cache.
 func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string, error) {
-	src, exports, err := program(m.Code, mapNoReserve)
+	src, exports, err := program(m.Code, mapNoReserve, madvHugePage)
 	if err != nil {
 		return "", nil, err
 	}

@@ -299,7 +299,7 @@ func TestInstance(t *testing.T) {
 // never translated in part.
 func TestDecodeRefuses(t *testing.T) {
 	good := testModule([][]byte{cat(get(0))})
-	if _, _, err := program(good, 0); err != nil {
+	if _, _, err := program(good, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	for name, code := range map[string][]byte{
@@ -315,7 +315,7 @@ func TestDecodeRefuses(t *testing.T) {
 		"table":       append(append([]byte{}, good...), 4, 1, 0),
 		"bad globals": testModule([][]byte{cat(0x23, 3)}),
 	} {
-		if _, _, err := program(code, 0); err == nil {
+		if _, _, err := program(code, 0, 0); err == nil {
 			t.Errorf("%s: translated", name)
 		}
 	}
@@ -342,7 +342,7 @@ func BenchmarkTranslateSci(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, _, err := program(mod.Code, 0); err != nil {
+		if _, _, err := program(mod.Code, 0, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

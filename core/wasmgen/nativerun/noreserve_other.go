@@ -3,3 +3,5 @@
 package nativerun
 
 const mapNoReserve = 0
+
+const madvHugePage = 0
