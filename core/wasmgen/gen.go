@@ -72,6 +72,30 @@ type place struct {
 	addr   uint32
 	dyn    func(u *unit)
 	typ    *murphi.Type
+	// reach says where a computed place may lie, for the record of the
+	// state slots a rule writes (see wrote): anywhere (placeAnywhere, the
+	// zero value, so a place made without thought is taken to be any),
+	// in a frame, at a procedure's parameter, or in [lo, hi).
+	reach  placeReach
+	lo, hi uint32
+}
+
+type placeReach uint8
+
+const (
+	placeAnywhere placeReach = iota
+	placeFrame
+	placeParam
+	placeWithin
+)
+
+// within is a computed place somewhere in p (an element of an array at a
+// computed index).
+func (p place) within() (placeReach, uint32, uint32) {
+	if p.static {
+		return placeWithin, p.addr, p.addr + uint32(8*compile.SlotSize(p.typ))
+	}
+	return p.reach, p.lo, p.hi
 }
 
 func (p place) push(u *unit) {
@@ -115,6 +139,9 @@ type gen struct {
 	// generating marks those being generated (a call back is recursion).
 	procs      map[procKey]*procFn
 	generating map[*murphi.ProcDecl]bool
+	// ruleWrites are the slots each rule instance's body may write, in
+	// the order of the rules' functions.
+	ruleWrites []slotSet
 }
 
 func (g *gen) fail(pos murphi.Pos, format string, args ...any) {
@@ -146,10 +173,43 @@ type unit struct {
 	// quantExit is the depth of the outermost loop's exit block of the
 	// quantified expression being generated.
 	quantExit int
+	// writes are the state slots the unit's statements may write (with
+	// the procedures' they call); writesAll: any of them.
+	writes    []bool
+	writesAll bool
+}
+
+// wrote records that the unit's code may write p. A procedure's
+// parameter is recorded by its callers, which know the argument.
+func (u *unit) wrote(p place) {
+	reach, lo, hi := p.within()
+	switch reach {
+	case placeFrame, placeParam:
+		return
+	case placeAnywhere:
+		u.writesAll = true
+		return
+	}
+	end := u.state + uint32(8*len(u.writes))
+	if hi <= u.state || lo >= end {
+		return // a frame slot at a fixed address
+	}
+	lo, hi = max(lo, u.state), min(hi, end)
+	for a := lo; a < hi; a += 8 {
+		u.writes[(a-u.state)/8] = true
+	}
+}
+
+// wroteAll records the writes of a procedure the unit calls.
+func (u *unit) wroteAll(writes []bool, all bool) {
+	u.writesAll = u.writesAll || all
+	for i, w := range writes {
+		u.writes[i] = u.writes[i] || w
+	}
 }
 
 func (g *gen) newUnit(f *fn, state uint32) *unit {
-	return &unit{g: g, f: f, state: state, tmp: f.local(i64), weight: 1, fp: -1}
+	return &unit{g: g, f: f, state: state, tmp: f.local(i64), weight: 1, fp: -1, writes: make([]bool, g.m.NumSlots)}
 }
 
 // alloc reserves n frame slots and returns the first.
@@ -176,7 +236,7 @@ func (u *unit) frame(slot int, typ *murphi.Type) place {
 		return place{static: true, addr: u.g.lay.frame + uint32(8*slot), typ: typ}
 	}
 	fp := uint32(u.fp)
-	return place{typ: typ, dyn: func(u *unit) {
+	return place{typ: typ, reach: placeFrame, dyn: func(u *unit) {
 		u.f.get(fp)
 		if slot > 0 {
 			u.f.i32Const(int32(8 * slot))
@@ -255,14 +315,15 @@ func (u *unit) place(x murphi.Expr) place {
 			k, in := indexPosition(it, v)
 			if !in {
 				// Always out of range: the closures raise an error.
-				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem}
+				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem, reach: placeFrame}
 			}
 			p := base.offset(int(k) * size)
 			p.typ = elem
 			return p
 		}
 		idx := x.Index
-		return place{typ: elem, dyn: func(u *unit) {
+		reach, lo, hi := base.within()
+		return place{typ: elem, reach: reach, lo: lo, hi: hi, dyn: func(u *unit) {
 			f := u.f
 			t := f.local(i64)
 			base.push(u)

@@ -193,6 +193,9 @@ type builder struct {
 	succ uint32
 	// functions
 	alloc, recAddr, unpack, pack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	// packFroms are the packing functions by the slots they cover
+	// (slotSet.key).
+	packFroms map[string]*fn
 }
 
 func (b *builder) globals() {
@@ -391,45 +394,8 @@ func (b *builder) runtime() {
 	// a successor differs in a few). A leaf is at most 56 bits, so with
 	// its shift it lies in the word at its first byte; the bytes of that
 	// word past the state are written back as they were.
-	b.packFrom = m.newFunc([]byte{i32, i32}, []byte{i32})
-	b.packFrom.name = "packFrom"
-	{
-		f := b.packFrom
-		const dst, src = 0, 1
-		v, w, differs := f.local(i64), f.local(i64), f.local(i32)
-		f.copyWords(func() { f.get(dst) }, func() { f.get(src) }, l.sbPad, unrollCopy)
-		for i := range g.m.Leaves {
-			lf := &g.m.Leaves[i]
-			off := uint32(lf.Offset >> 3)
-			sh := int64(lf.Offset & 7)
-			mask := int64(1)<<uint(lf.Bits) - 1
-			f.i32Const(int32(l.work + uint32(8*i)))
-			f.i64Load(0)
-			f.tee(v)
-			f.i32Const(int32(l.cur + uint32(8*i)))
-			f.i64Load(0)
-			f.i64Ne()
-			f.if_()
-			f.i32Const(1)
-			f.set(differs)
-			f.get(dst)
-			f.i64Load(off)
-			f.i64Const(^(mask << uint(sh)))
-			f.i64And()
-			f.set(w)
-			f.get(dst)
-			f.get(w)
-			leafCode(f, lf, v)
-			if sh > 0 {
-				f.i64Const(sh)
-				f.i64Shl()
-			}
-			f.i64Or()
-			f.i64Store(off)
-			f.end()
-		}
-		f.get(differs)
-	}
+	b.packFrom = b.packFromFunc(slotSet{all: true})
+	b.packFroms = map[string]*fn{"all": b.packFrom}
 
 	b.hashAt = b.hashFunc()
 	m.export("hash", 0, b.hashAt.idx)
@@ -1100,6 +1066,72 @@ func (b *builder) eachSuccessor(f *fn, p, end uint32, body func()) {
 	f.end()
 }
 
+// packFromFunc generates packFrom for the rules that may write the slots
+// of set: leaves in other slots are the current state's (the body starts
+// from a copy of it), so only these are compared and encoded.
+func (b *builder) packFromFunc(set slotSet) *fn {
+	g, l, m := b.g, b.g.lay, b.g.mod
+	f := m.newFunc([]byte{i32, i32}, []byte{i32})
+	f.name = "packFrom"
+	if !set.all {
+		f.name = "packFrom (some leaves)"
+	}
+	const dst, src = 0, 1
+	v, w, differs := f.local(i64), f.local(i64), f.local(i32)
+	f.copyWords(func() { f.get(dst) }, func() { f.get(src) }, l.sbPad, unrollCopy)
+	for i := range g.m.Leaves {
+		if !set.all && !set.slots[i] {
+			continue
+		}
+		lf := &g.m.Leaves[i]
+		off := uint32(lf.Offset >> 3)
+		sh := int64(lf.Offset & 7)
+		mask := int64(1)<<uint(lf.Bits) - 1
+		f.i32Const(int32(l.work + uint32(8*i)))
+		f.i64Load(0)
+		f.tee(v)
+		f.i32Const(int32(l.cur + uint32(8*i)))
+		f.i64Load(0)
+		f.i64Ne()
+		f.if_()
+		f.i32Const(1)
+		f.set(differs)
+		f.get(dst)
+		f.i64Load(off)
+		f.i64Const(^(mask << uint(sh)))
+		f.i64And()
+		f.set(w)
+		f.get(dst)
+		f.get(w)
+		leafCode(f, lf, v)
+		if sh > 0 {
+			f.i64Const(sh)
+			f.i64Shl()
+		}
+		f.i64Or()
+		f.i64Store(off)
+		f.end()
+	}
+	f.get(differs)
+	return f
+}
+
+// packFromFor returns the packFrom of rule r, shared by the rules that
+// write the same slots.
+func (b *builder) packFromFor(r int) *fn {
+	set := slotSet{all: true}
+	if r < len(b.g.ruleWrites) {
+		set = b.g.ruleWrites[r]
+	}
+	k := set.key()
+	if f := b.packFroms[k]; f != nil {
+		return f
+	}
+	f := b.packFromFunc(set)
+	b.packFroms[k] = f
+	return f
+}
+
 // succStride is a successor's bytes in the successor area: the packed
 // state padded to 8, its hash (i64) and its rule (i32, padded to 8).
 func (b *builder) succStride() int { return b.g.lay.sbPad + 16 }
@@ -1112,7 +1144,7 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	l := b.g.lay
 	f.get(end)
 	f.get(curRec)
-	f.call(b.packFrom.idx)
+	f.call(b.packFromFor(int(r)).idx)
 	f.get(changed)
 	f.i32Or()
 	f.set(changed)

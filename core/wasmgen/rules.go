@@ -159,7 +159,28 @@ func (g *gen) ruleFunc(in instance) *fn {
 	restore()
 	unalias()
 	f.i32Const(ruleFired)
+	g.ruleWrites = append(g.ruleWrites, slotSet{bu.writes, bu.writesAll})
 	return f
+}
+
+// slotSet is the state slots a rule may write.
+type slotSet struct {
+	slots []bool
+	all   bool
+}
+
+// key names the set, to share a packing function among rules.
+func (s slotSet) key() string {
+	if s.all {
+		return "all"
+	}
+	b := make([]byte, len(s.slots))
+	for i, w := range s.slots {
+		if w {
+			b[i] = 1
+		}
+	}
+	return string(b)
 }
 
 // propFunc generates a property's function on the working state: 1 if it

@@ -62,6 +62,7 @@ func (u *unit) leafTypes(t *murphi.Type, out []*murphi.Type) []*murphi.Type {
 // dt), then range-checks each defined leaf whose type differs.
 func (u *unit) copyAggregate(dst, src place, dt, st *murphi.Type, pos murphi.Pos) {
 	f := u.f
+	u.wrote(dst)
 	n := compile.SlotSize(dt)
 	d, s := f.local(i32), f.local(i32)
 	dst.push(u)
@@ -103,6 +104,7 @@ func needsCheck(dst, src *murphi.Type) bool {
 // fill writes vals to the slots of p.
 func (u *unit) fill(p place, vals []int64) {
 	f := u.f
+	u.wrote(p)
 	a := f.local(i32)
 	p.push(u)
 	f.set(a)
@@ -202,6 +204,7 @@ func (u *unit) stmt(s murphi.Stmt) {
 			return
 		}
 		a, v := f.local(i32), f.local(i64)
+		u.wrote(dst)
 		dst.push(u)
 		f.set(a)
 		u.expr(s.Rhs)
@@ -374,7 +377,7 @@ func (u *unit) addrPlace(p place) place {
 	at.push(u)
 	p.push(u)
 	f.i32Store(0)
-	return place{typ: p.typ, dyn: func(u *unit) {
+	return place{typ: p.typ, reach: p.reach, lo: p.lo, hi: p.hi, dyn: func(u *unit) {
 		at.push(u)
 		u.f.i32Load(0)
 	}}
@@ -452,6 +455,7 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 	g := u.g
 	f := u.f
 	pf := g.procFunc(d, u.state)
+	u.wroteAll(pf.writes, pf.writesAll)
 	u.addSteps(1+pf.steps, x.Pos())
 	mark := u.frameTop
 	var objs []*murphi.Object
@@ -480,6 +484,7 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 			if !p.static {
 				p = u.addrPlace(p)
 			}
+			u.wrote(p) // the procedure may write it
 			args[i] = p
 			continue
 		}
@@ -534,6 +539,10 @@ type procFn struct {
 	fn    *fn
 	frame int    // frame slots it and its callees use
 	steps uint64 // loop iterations and calls, at most, per call
+	// writes are the state slots it may write, but for its parameters'
+	// (unit.writes)
+	writes    []bool
+	writesAll bool
 }
 
 type procKey struct {
@@ -583,7 +592,7 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 			if nm.Obj == nil {
 				continue
 			}
-			undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: place{typ: nm.Obj.Type, dyn: func(u *unit) { u.f.get(i) }}}))
+			undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: place{typ: nm.Obj.Type, reach: placeParam, dyn: func(u *unit) { u.f.get(i) }}}))
 		}
 	}
 	undo = append(undo, u.bindLocals(d.Decls))
@@ -598,7 +607,7 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
-	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps}
+	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps, writes: u.writes, writesAll: u.writesAll}
 	g.procs[key] = pf
 	return pf
 }
