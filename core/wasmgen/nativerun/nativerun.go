@@ -243,7 +243,6 @@ func (in *instance) answer() error {
 
 // crashed is the error of a program that stopped answering.
 func (in *instance) crashed() error {
-	in.w = nil
 	err := in.cmd.Wait()
 	msg := strings.TrimSpace(in.stderr.String())
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {

@@ -4,8 +4,7 @@ package nativerun
 
 import "errors"
 
+// goTool: there is no go command to run inside WebAssembly.
 func goTool() (string, error) {
-	return "", errors.New("native code generation needs a native system, not " + runtimeName)
+	return "", errors.New("native code generation needs a native system, not WebAssembly")
 }
-
-const runtimeName = "WebAssembly"
