@@ -77,10 +77,6 @@ func (r Runtime) InstantiateContext(ctx context.Context, m *wasmgen.Module) (was
 
 // build returns the program for m, building it if it is not in the cache.
 func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string, error) {
-	src, exports, err := program(m.Code, mapNoReserve, madvHugePage)
-	if err != nil {
-		return "", nil, err
-	}
 	goCmd, err := goTool()
 	if err != nil {
 		return "", nil, err
@@ -93,13 +89,37 @@ func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string
 		}
 		root = filepath.Join(c, "locus", "native")
 	}
-	sum := sha256.Sum256(append(src, runtime.GOOS+"/"+runtime.GOARCH...))
-	dir := filepath.Join(root, hex.EncodeToString(sum[:12]))
+	// A program is found by its module and the translator that made it:
+	// this executable (a rebuilt locus translates again), or, where the
+	// executable cannot be known, the translation itself. Translating a
+	// large module takes a while (adash's: 0.3 s), which a program found
+	// by its module does not pay.
+	var src []byte
+	key := sha256.New()
+	if id := selfID(); id != "" {
+		fmt.Fprintf(key, "%s\x00%d\x00%d\x00", id, mapNoReserve, madvHugePage)
+		key.Write(m.Code)
+	} else {
+		if src, _, err = program(m.Code, mapNoReserve, madvHugePage); err != nil {
+			return "", nil, err
+		}
+		key.Write(src)
+	}
+	key.Write([]byte(runtime.GOOS + "/" + runtime.GOARCH))
+	dir := filepath.Join(root, hex.EncodeToString(key.Sum(nil)[:12]))
 	bin := filepath.Join(dir, "model")
 	if _, err := os.Stat(bin); err == nil {
+		mod, err := decode(m.Code)
+		if err != nil {
+			return "", nil, err
+		}
 		now := time.Now()
 		os.Chtimes(dir, now, now) // recently used: pruned last
-		return bin, exports, nil
+		return bin, exportNames(mod), nil
+	}
+	src, exports, err := program(m.Code, mapNoReserve, madvHugePage)
+	if err != nil {
+		return "", nil, err
 	}
 	defer prune(root, maxCached)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -140,6 +160,20 @@ func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string
 	}
 	return bin, exports, nil
 }
+
+// selfID identifies this executable's build (its path, size and time),
+// or is "" if it cannot be known.
+var selfID = sync.OnceValue(func() string {
+	p, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s\x00%d\x00%d", p, st.Size(), st.ModTime().UnixNano())
+})
 
 // maxCached is how many built programs the cache keeps (each is a few
 // MB): the least recently used beyond it are removed.

@@ -39,11 +39,9 @@ func program(code []byte, mapFlags, hugePages int) ([]byte, []string, error) {
 		}
 	}
 	w.WriteString("\n")
-	var names []string
 	w.WriteString("func dispatch(i uint32, a []uint64) uint64 {\n\tswitch i {\n")
 	for i, e := range m.exports {
 		t := m.types[m.funcTypes[e.fn]]
-		names = append(names, e.name)
 		args := make([]string, len(t.params))
 		for k, p := range t.params {
 			args[k] = fmt.Sprintf("%s(a[%d])", goType(p), k)
@@ -62,5 +60,15 @@ func program(code []byte, mapFlags, hugePages int) ([]byte, []string, error) {
 			return nil, nil, err
 		}
 	}
-	return w.Bytes(), names, nil
+	return w.Bytes(), exportNames(m), nil
+}
+
+// exportNames are the exported functions' names, in the order the
+// program numbers them.
+func exportNames(m *module) []string {
+	var names []string
+	for _, e := range m.exports {
+		names = append(names, e.name)
+	}
+	return names
 }
