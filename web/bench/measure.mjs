@@ -121,6 +121,7 @@ if (workersList) {
               states: b.result.states,
               rules_fired: b.result.rules_fired,
               native_s: +nat.res.seconds.toFixed(2),
+              native_code_gen: nat.res.code_gen || '', // the CLI's default builds the model's program beside its closures
               native_wall_s: +nat.wall.toFixed(2),
               browser_s: +b.result.seconds.toFixed(2),
               browser_wall_s: +b.wall.toFixed(2),

@@ -42,7 +42,7 @@ test('a small memory budget spills the queue to browser storage and keeps the co
   const unbudgeted = h.nativeCheck(file, []);
   assert.ok(budgetMB * 1024 * 1024 < unbudgeted.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what the run needs without a disk (${unbudgeted.peak_bytes} bytes)`);
-  const generated = h.nativeCheck(file, ['--codegen']);
+  const generated = h.nativeCheck(file, ['--codegen=wazero']); // the browser's runtime: the same module and memory
   assert.equal(generated.code_gen, 'wazero', 'the generator covers the model');
   assert.ok(budgetMB * 1024 * 1024 < generated.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what generated code needs (${generated.peak_bytes} bytes), or the app's run fits in memory`);
