@@ -168,6 +168,7 @@ func (gs *genSearch) run() (*Result, error) {
 		return nil, gs.outOfMemory()
 	}
 	s.visited = (*genVisited)(gs)
+	s.countStates = func() int64 { return gs.infoAt(wasmgen.InfoStates) }
 	s.extraProgress = func(p *job.Progress) {
 		p.MemoryBytes += gs.pages << 16
 		p.QueueMemory += gs.infoAt(wasmgen.InfoStates) - gs.infoAt(wasmgen.InfoHead)

@@ -4,6 +4,7 @@ package explore_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -280,5 +281,32 @@ func TestGeneratedCodeBound(t *testing.T) {
 				t.Fatalf("%s: no note says the module is too large: %+v", c.file, got.Diagnostics)
 			}
 		}
+	}
+}
+
+// TestGeneratedCancelled: a generated search cancelled mid-way ends
+// incomplete, and its reason counts the states it found (the trail, which
+// the closures count, is filled only for a counterexample).
+func TestGeneratedCancelled(t *testing.T) {
+	file := "testdata/wide.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := verify.Options{Options: job.Options{Algorithm: "bfs", Symmetry: "off", ProgressEvery: 1}, Generated: wazerorun.Runtime{}}
+	opts.Progress = func(p verify.Progress) {
+		if p.States > 10000 {
+			cancel()
+		}
+	}
+	r := verify.Check(ctx, file, src, opts)
+	if r.CodeGen != "wazero" || r.Verdict != verify.Incomplete {
+		t.Fatalf("code_gen %q, %s (%s)", r.CodeGen, r.Verdict, r.Reason)
+	}
+	want := fmt.Sprintf("after %d states", *r.States)
+	if *r.States <= 10000 || !strings.Contains(r.Reason, want) {
+		t.Fatalf("reason %q, %d states: want %q", r.Reason, *r.States, want)
 	}
 }

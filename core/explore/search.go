@@ -85,6 +85,9 @@ type searcher struct {
 	phase func() string
 	// extraProgress adds engine figures to a progress sample.
 	extraProgress func(*job.Progress)
+	// countStates, if set, counts the states found so far where the
+	// trail does not (the generated search keeps its own).
+	countStates func() int64
 	// exhaustedHint adds advice to the reason of a run that ran out of
 	// memory.
 	exhaustedHint func(err error) string
@@ -208,6 +211,9 @@ func (s *searcher) incomplete(err error) {
 }
 
 func (s *searcher) statesSoFar() int64 {
+	if s.countStates != nil {
+		return s.countStates()
+	}
 	if s.trail == nil {
 		return 0
 	}

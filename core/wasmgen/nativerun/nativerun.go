@@ -226,6 +226,7 @@ func start(bin string, exports []string) (*instance, error) {
 	// One goroutine computes and nothing is allocated: preempting it
 	// every 10 ms (a signal each time) would only cost time.
 	cmd.Env = append(os.Environ(), "GODEBUG="+strings.TrimPrefix(os.Getenv("GODEBUG")+",asyncpreemptoff=1", ","))
+	detach(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
