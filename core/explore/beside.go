@@ -79,6 +79,7 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 		return r
 	}
 	gen.Generated = &readyRuntime{inst: inst, code: mod.Code, name: rt.Name()}
+	gen.generated = mod
 	g := e.run(ctx, m, gen)
 	if g.CodeGen != "" {
 		g.Notes = append(g.Notes, fmt.Sprintf("the search began on the compiled closures while the model's code was made (%s, %.1f s); "+

@@ -114,6 +114,9 @@ type Options struct {
 	// liveness properties) runs without one and says so in a note. The browser app asks it of every run of a
 	// checkpointing engine.
 	CheckpointIfAble bool
+	// generated is the module generated for this run beforehand (by
+	// runBeside, which made its code while the closures ran), if any.
+	generated *wasmgen.Module
 }
 
 // Param returns engine parameter name: the value given in Options, else

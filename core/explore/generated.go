@@ -91,6 +91,9 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 // generatedModule generates the module of m's search under opts, or
 // returns an *errNotGenerated saying why it cannot.
 func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
+	if opts.generated != nil {
+		return opts.generated, nil
+	}
 	if why := generatedOK(m, opts); why != "" {
 		return nil, &errNotGenerated{why: "generated code does not cover " + why}
 	}

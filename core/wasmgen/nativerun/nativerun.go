@@ -94,6 +94,11 @@ func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string
 	// executable cannot be known, the translation itself. Translating a
 	// large module takes a while (adash's: 0.3 s), which a program found
 	// by its module does not pay.
+	mod, err := decode(m.Code)
+	if err != nil {
+		return "", nil, err
+	}
+	exports := exportNames(mod)
 	var src []byte
 	key := sha256.New()
 	if id := selfID(); id != "" {
@@ -109,17 +114,14 @@ func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string
 	dir := filepath.Join(root, hex.EncodeToString(key.Sum(nil)[:12]))
 	bin := filepath.Join(dir, "model")
 	if _, err := os.Stat(bin); err == nil {
-		mod, err := decode(m.Code)
-		if err != nil {
-			return "", nil, err
-		}
 		now := time.Now()
 		os.Chtimes(dir, now, now) // recently used: pruned last
-		return bin, exportNames(mod), nil
+		return bin, exports, nil
 	}
-	src, exports, err := program(m.Code, mapNoReserve, madvHugePage)
-	if err != nil {
-		return "", nil, err
+	if src == nil {
+		if src, _, err = program(m.Code, mapNoReserve, madvHugePage); err != nil {
+			return "", nil, err
+		}
 	}
 	defer prune(root, maxCached)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
