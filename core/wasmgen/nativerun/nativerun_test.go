@@ -5,6 +5,7 @@ package nativerun
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -368,5 +369,32 @@ func TestPrune(t *testing.T) {
 	}
 	if strings.Join(left, ",") != "2,3,4" {
 		t.Fatalf("left %v, want the three most recent: 2,3,4", left)
+	}
+}
+
+// TestProgramBuildsElsewhere: the program for a system without Linux's
+// mmap and madvise flags compiles there (cross-compiled for macOS, where
+// syscall.Madvise does not exist).
+func TestProgramBuildsElsewhere(t *testing.T) {
+	goCmd, err := goTool()
+	if err != nil {
+		t.Skip(err)
+	}
+	src, _, err := program(testModule(instructionBodies()), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module locusmodel\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goCmd, "build", "-o", os.DevNull, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=darwin", "GOARCH=arm64", "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("darwin/arm64: %v\n%s", err, out)
 	}
 }
