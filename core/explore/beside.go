@@ -43,7 +43,9 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 		built   time.Duration
 	)
 	start := time.Now()
+	building := make(chan struct{})
 	go func() {
+		defer close(building)
 		var inst wasmgen.Instance
 		var err error
 		if c, ok := rt.(wasmgen.ContextRuntime); ok {
@@ -69,7 +71,10 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 	settled = true
 	inst := ready
 	mu.Unlock()
+	// A build still going is stopped, and waited for: it removes its
+	// files as it ends, which a process exiting at once would leave.
 	stopBuild()
+	<-building
 	if inst == nil || r.Verdict != Incomplete || ctx.Err() != nil {
 		// Done first (a bound or budget that cut the search short is
 		// done too, unless the code's arrival stopped it as well).

@@ -141,9 +141,12 @@ func (r Runtime) build(ctx context.Context, m *wasmgen.Module) (string, []string
 		return "", nil, fmt.Errorf("nativerun: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-o", "model", ".")
+	killGroup(cmd)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	if out, err := cmd.CombinedOutput(); err != nil {
+		os.RemoveAll(work)
+		os.Remove(dir) // if empty: no program was built there
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
 		}

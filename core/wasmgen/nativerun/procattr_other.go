@@ -5,3 +5,5 @@ package nativerun
 import "os/exec"
 
 func detach(*exec.Cmd) {}
+
+func killGroup(*exec.Cmd) {}
