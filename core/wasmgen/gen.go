@@ -63,6 +63,18 @@ type binding struct {
 	v    int64
 	slot int
 	pl   place
+	// lv, for a loop variable, is its value's copy in a local of the
+	// function lf, which reads it there: never undefined, and in
+	// [lo, hi], so indexing by it needs no check where the index type
+	// covers that range. (Its frame slot is still written, for the
+	// places that need an address.)
+	lv *loopVar
+}
+
+type loopVar struct {
+	lf     *fn
+	local  uint32
+	lo, hi int64
 }
 
 // place is a designator: its byte address, known when generating (static)
@@ -362,6 +374,27 @@ func (u *unit) constant(x murphi.Expr) (int64, bool) {
 	return tv.Value, true
 }
 
+// loopVar returns the loop variable x names (in parentheses or not), if
+// its value is in a local of the function being generated.
+func (u *unit) loopVar(x murphi.Expr) *loopVar {
+	for {
+		p, ok := x.(*murphi.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	id, ok := x.(*murphi.Ident)
+	if !ok || id.Obj == nil || id.Obj.Kind != murphi.ObjQuant {
+		return nil
+	}
+	b, ok := u.g.env[id.Obj]
+	if !ok || b.lv == nil || b.lv.lf != u.f {
+		return nil
+	}
+	return b.lv
+}
+
 // constIdent reports the value of x if it names a constant binding (a
 // ruleset parameter).
 func (u *unit) constIdent(x murphi.Expr) (int64, bool) {
@@ -418,6 +451,10 @@ func (u *unit) expr(x murphi.Expr) {
 	case *murphi.Ident:
 		if v, ok := u.constIdent(x); ok {
 			f.i64Const(v)
+			return
+		}
+		if lv := u.loopVar(x); lv != nil {
+			f.get(lv.local)
 			return
 		}
 		u.read(u.place(x))
@@ -770,8 +807,12 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	slot := u.alloc(1)
 	old, had := u.g.env[q.Name.Obj]
 	at := u.frame(slot, nil)
-	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: at}
 	v := f.local(i64)
+	b := binding{kind: bPlace, pl: at}
+	if t := q.Name.Obj.Type; q.Type == nil || t.Kind != murphi.TUnion {
+		b.lv = &loopVar{lf: f, local: v, lo: lo, hi: hi} // v is the value
+	}
+	u.g.env[q.Name.Obj] = b
 	f.i64Const(lo)
 	f.set(v)
 	f.block()
@@ -927,6 +968,15 @@ func chooseI64(f *fn, n int, test, value func(k int)) {
 // local.
 func (u *unit) indexPosition(it *murphi.Type, idx murphi.Expr, t uint32) {
 	f := u.f
+	if lv := u.loopVar(idx); lv != nil && it.Kind != murphi.TUnion && it.Lo <= lv.lo && lv.hi <= it.Hi {
+		// A loop over values of the index type: always in range.
+		f.get(lv.local)
+		if it.Lo != 0 {
+			f.i64Const(it.Lo)
+			f.i64Sub()
+		}
+		return
+	}
 	u.expr(idx)
 	if it.Kind != murphi.TUnion {
 		f.i64Const(it.Lo)
