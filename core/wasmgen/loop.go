@@ -1,9 +1,9 @@
 package wasmgen
 
 // This file generates the search itself: states packed as core/compile
-// packs them, hashed as core/state hashes them, an open-addressed table of
-// ids (a 24-bit hash tag and the id, as store.Exact), the states in
-// chunks in id order, which is BFS order, so the states not yet expanded
+// packs them, hashed as core/state hashes them, an index of ids (32 more
+// bits of the hash as a tag above the id, as store.Exact) in blocks that
+// split as they fill (see blockSlots), the states in chunks in id order, which is BFS order, so the states not yet expanded
 // are the queue, and per state its parent and rule (the trail).
 
 import (
@@ -31,13 +31,28 @@ const (
 )
 
 const (
-	chunkBits      = 14 // states per chunk: 2^chunkBits
-	maxChunks      = 1 << 16
-	idBits         = 32
-	idMask         = 1<<idBits - 1
-	firstTableBits = 10
-	firstTable     = 1 << firstTableBits
-	statsSlots     = 16
+	chunkBits = 14 // states per chunk: 2^chunkBits
+	maxChunks = 1 << 16
+	idBits    = 32
+	idMask    = 1<<idBits - 1
+	// The index of states is split into blocks of blockSlots slots (linear
+	// probing within a block), and a directory of the blocks by the hash's
+	// top bits, as extendible hashing (Fagin et al. 1979) has it: a block
+	// splits in two when a state would sit splitProbes slots or more past
+	// its home, so the index grows a block at a time, never copying
+	// itself, and the memory a search needs grows with its states, with
+	// no peak when a table doubles. Splitting on the probe length rather
+	// than a count leaves blocks at about 0.85 full, not all at the same
+	// time (blocks of one depth fill together, and would split together),
+	// and needs no count, which is a cache miss more per new state.
+	// Blocks are chosen by hash bits 63 down to 41, a slot in a block by
+	// bits 32-40.
+	blockSlots    = 512
+	blockHead     = 8 // unused (4 bytes), then the block's depth (uint32)
+	blockBytes    = blockHead + 8*blockSlots
+	splitProbes   = 64
+	maxBlockDepth = 23
+	statsSlots    = 16
 	// NoParent is the parent recorded for a start state.
 	NoParent = 0xffffffff
 )
@@ -69,8 +84,8 @@ type Module struct {
 	// the working state's slots (8 bytes each), the packed state buffer.
 	Stats, Cur, Work, Pack uint32
 	StateBytes             int
-	// RecordBytes is a stored state's record: the packed state padded to
-	// 8 bytes, then its parent id and rule (uint32 each).
+	// RecordBytes is a stored state's record: the packed state (no
+	// padding), then its parent id and rule (uint32 each).
 	RecordBytes int
 	// Rules and Invariants are the instances generated, in the closures'
 	// order.
@@ -172,7 +187,7 @@ func newLayout(m *compile.Model) layout {
 	var l layout
 	l.sb = m.StateBytes
 	l.sbPad = (l.sb + 7) &^ 7
-	l.rec = l.sbPad + 8
+	l.rec = l.sb + 8 // records are not padded: a search needs less memory
 	l.stats = 0
 	l.cur = 8 * statsSlots
 	l.work = l.cur + uint32(8*m.NumSlots)
@@ -187,12 +202,14 @@ type builder struct {
 	g *gen
 	o Options
 	// globals
-	gN, gHead, gLevelEnd, gRules, gTable, gMask, gShift, gHeap, gAt, gRule, gInv, gTouch uint32
-	gFree, gFreeEnd                                                                      uint32 // a table given up, for chunks
+	gN, gHead, gLevelEnd, gRules, gHeap, gAt, gRule, gInv, gTouch uint32
+	// the index: its directory of blocks (see find), 64 less its depth,
+	// its depth, the block of find's slot, the block splits copy out to
+	gDir, gDirShift, gDepth, gBlk, gProbes, gScratch uint32
 	// succ is the successor area's address (see run)
 	succ uint32
 	// functions
-	alloc, recAddr, unpack, pack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	alloc, recAddr, unpack, pack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -204,13 +221,14 @@ func (b *builder) globals() {
 	b.gHead = m.addGlobal(i32, 0)
 	b.gLevelEnd = m.addGlobal(i32, 0)
 	b.gRules = m.addGlobal(i64, 0)
-	b.gTable = m.addGlobal(i32, 0)
-	b.gMask = m.addGlobal(i32, 0)
-	b.gShift = m.addGlobal(i64, 0)
+	b.gDir = m.addGlobal(i32, 0)
+	b.gDirShift = m.addGlobal(i64, 0)
+	b.gDepth = m.addGlobal(i32, 0)
+	b.gBlk = m.addGlobal(i32, 0)
+	b.gProbes = m.addGlobal(i32, 0)
+	b.gScratch = m.addGlobal(i32, 0)
 	b.gTouch = m.addGlobal(i64, 0) // what run's pass 2 read, so that it is not dropped
-	b.gFree = m.addGlobal(i32, 0)
-	b.gFreeEnd = m.addGlobal(i32, 0)
-	b.gHeap = m.addGlobal(i32, 0) // set once the frame's size is known
+	b.gHeap = m.addGlobal(i32, 0)  // set once the frame's size is known
 	b.gAt = m.addGlobal(i32, 0)
 	b.gRule = m.addGlobal(i32, 0)
 	b.gInv = m.addGlobal(i32, 0)
@@ -389,7 +407,8 @@ func (b *builder) runtime() {
 
 	// packFrom(dst, src) -> 1 if the working slots differ from the
 	// current ones: the working slots packed at dst, given the current
-	// state packed at src (padded, as records are): src's words copied,
+	// state packed at src (a record): src's words copied (the bytes past
+	// the state too, which nothing reads as the state's),
 	// then only the leaves that differ encoded (core/compile's PackFrom;
 	// a successor differs in a few). A leaf is at most 56 bits, so with
 	// its shift it lies in the word at its first byte; the bytes of that
@@ -405,64 +424,96 @@ func (b *builder) runtime() {
 	b.memeq.name = "memeq"
 	{
 		f := b.memeq
-		// Whole words: the padding after the state is zero in records
-		// and in the pack buffer alike.
-		k := 0
-		for ; k+8 <= l.sbPad; k += 8 {
-			f.get(0)
-			f.i64Load(uint32(k))
-			f.i32Const(int32(l.pack))
-			f.i64Load(uint32(k))
+		// The state's bytes, a word at a time: what follows a state
+		// differs (a record's trail, the pack buffer's leftovers). A last
+		// part word is the word ending with the state, overlapping the
+		// one before, or for a state under 8 bytes its bytes masked.
+		word := func(k int, mask int64) {
+			for _, at := range []func(){func() { f.get(0) }, func() { f.i32Const(int32(l.pack)) }} {
+				at()
+				f.i64Load(uint32(k))
+				if mask != -1 {
+					f.i64Const(mask)
+					f.i64And()
+				}
+			}
 			f.i64Ne()
 			f.if_()
 			f.i32Const(0)
 			f.return_()
 			f.end()
 		}
-		for ; k < l.sb; k++ {
-			f.get(0)
-			f.i32Load8U(uint32(k))
-			f.i32Const(int32(l.pack))
-			f.i32Load8U(uint32(k))
-			f.i32Ne()
-			f.if_()
-			f.i32Const(0)
-			f.return_()
-			f.end()
+		k := 0
+		for ; k+8 <= l.sb; k += 8 {
+			word(k, -1)
+		}
+		switch {
+		case k == l.sb:
+		case l.sb >= 8:
+			word(l.sb-8, -1)
+		default:
+			word(0, int64(1)<<(8*l.sb)-1)
 		}
 		f.i32Const(1)
 	}
 
 	// find(h) -> the id of the state in the pack buffer, or -1; sets the
-	// slot where insert puts it.
+	// slot where insert puts it, and its block.
 	b.find = m.newFunc([]byte{i64}, []byte{i32})
 	b.find.name = "find"
 	{
 		f := b.find
-		tag, i, e, id := f.local(i64), f.local(i32), f.local(i64), f.local(i32)
+		tag, blk, i, e, id, n := f.local(i64), f.local(i32), f.local(i32), f.local(i64), f.local(i32), f.local(i32)
 		f.get(0)
 		f.i64Const(idBits)
 		f.i64ShrU()
 		f.i64Const(idBits)
 		f.i64Shl()
 		f.set(tag)
+		f.globalGet(b.gDir)
 		f.get(0)
-		f.globalGet(b.gShift)
+		f.globalGet(b.gDirShift)
 		f.i64ShrU()
 		f.i32WrapI64()
-		f.set(i)
-		f.loop()
-		f.globalGet(b.gTable)
-		f.get(i)
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Add()
+		f.i32Load(0)
+		f.tee(blk)
+		f.get(0)
+		f.i64Const(idBits)
+		f.i64ShrU()
+		f.i32WrapI64()
+		f.i32Const(blockSlots - 1)
+		f.i32And()
 		f.i32Const(3)
 		f.i32Shl()
 		f.i32Add()
-		f.i64Load(0)
+		f.set(i) // the slot's address less blockHead
+		f.loop()
+		f.get(n)
+		f.i32Const(blockSlots)
+		f.i32Eq()
+		f.if_()
+		// A full block: insert splits it.
+		f.i32Const(0)
+		f.globalSet(b.gAt)
+		f.get(blk)
+		f.globalSet(b.gBlk)
+		f.i32Const(-1)
+		f.return_()
+		f.end()
+		f.get(i)
+		f.i64Load(blockHead)
 		f.tee(e)
 		f.i64Eqz()
 		f.if_()
 		f.get(i)
 		f.globalSet(b.gAt)
+		f.get(n)
+		f.globalSet(b.gProbes)
+		f.get(blk)
+		f.globalSet(b.gBlk)
 		f.i32Const(-1)
 		f.return_()
 		f.end()
@@ -480,124 +531,269 @@ func (b *builder) runtime() {
 		f.call(b.recAddr.idx)
 		f.call(b.memeq.idx)
 		f.if_()
-		f.get(i)
-		f.globalSet(b.gAt)
 		f.get(id)
 		f.return_()
 		f.end()
 		f.end()
+		// The next slot, wrapping within the block.
 		f.get(i)
+		f.i32Const(8)
+		f.i32Add()
+		f.get(blk)
+		f.i32Sub()
+		f.i32Const(blockSlots*8 - 1)
+		f.i32And()
+		f.get(blk)
+		f.i32Add()
+		f.set(i)
+		f.get(n)
 		f.i32Const(1)
 		f.i32Add()
-		f.globalGet(b.gMask)
-		f.i32And()
-		f.set(i)
+		f.set(n)
 		f.br(0)
 		f.end()
 		f.unreachable()
 		m.export("find", 0, f.idx)
 	}
 
-	// grow() -> 1 if the table doubled, 0 if memory ran out.
-	b.grow = m.newFunc(nil, []byte{i32})
-	b.grow.name = "grow"
+	// place(blk, e): entry e into block blk, at the first empty slot
+	// from its home (blk is never full).
+	place := m.newFunc([]byte{i32, i64}, nil)
+	place.name = "place"
 	{
-		f := b.grow
-		t, mask, i, e, j, end := f.local(i32), f.local(i32), f.local(i32), f.local(i64), f.local(i32), f.local(i32)
-		f.globalGet(b.gMask)
-		f.i32Const(1)
+		f := place
+		const blk, e = 0, 1
+		i := f.local(i32)
+		f.get(e)
+		f.i64Const(idBits)
+		f.i64ShrU()
+		f.i32WrapI64()
+		f.i32Const(blockSlots - 1)
+		f.i32And()
+		f.i32Const(3)
+		f.i32Shl()
+		f.set(i) // offset in the slots
+		f.block()
+		f.loop()
+		f.get(blk)
+		f.get(i)
 		f.i32Add()
-		f.i32Const(4) // 2 * slots * 8 bytes
+		f.i64Load(blockHead)
+		f.i64Eqz()
+		f.brIf(1)
+		f.get(i)
+		f.i32Const(8)
+		f.i32Add()
+		f.i32Const(blockSlots*8 - 1)
+		f.i32And()
+		f.set(i)
+		f.br(0)
+		f.end()
+		f.end()
+		f.get(blk)
+		f.get(i)
+		f.i32Add()
+		f.get(e)
+		f.i64Store(blockHead)
+	}
+
+	// split(blk, h) -> 1 if block blk, h's, split in two, 0 if memory ran
+	// out (or the block is as deep as blocks go). Its entries whose next
+	// hash bit is 1 move to a new block, which the directory's upper half
+	// of blk's entries points to; the directory doubles first if blk was
+	// as deep as it.
+	b.split = m.newFunc([]byte{i32, i64}, []byte{i32})
+	b.split.name = "split"
+	{
+		f := b.split
+		const blk, h = 0, 1
+		ld, nd, j, n, nb, span, v, e := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i64)
+		f.get(blk)
+		f.i32Load(4)
+		f.tee(ld)
+		f.i32Const(maxBlockDepth)
+		f.i32GeU()
+		f.if_()
+		f.i32Const(0)
+		f.return_()
+		f.end()
+		f.get(ld)
+		f.globalGet(b.gDepth)
+		f.i32Eq()
+		f.if_()
+		// The directory doubles: each entry twice.
+		f.i32Const(1)
+		f.globalGet(b.gDepth)
+		f.i32Shl()
+		f.set(n)
+		f.get(n)
+		f.i32Const(3)
 		f.i32Shl()
 		f.call(b.alloc.idx)
-		f.tee(t)
+		f.tee(nd)
 		f.i32Eqz()
 		f.if_()
 		f.i32Const(0)
 		f.return_()
 		f.end()
-		f.globalGet(b.gMask)
+		f.i32Const(0)
+		f.set(j)
+		f.block()
+		f.loop()
+		f.get(j)
+		f.get(n)
+		f.i32Eq()
+		f.brIf(1)
+		f.globalGet(b.gDir)
+		f.get(j)
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Add()
+		f.i32Load(0)
+		f.set(v)
+		for k := uint32(0); k < 2; k++ {
+			f.get(nd)
+			f.get(j)
+			f.i32Const(3)
+			f.i32Shl()
+			f.i32Add()
+			f.get(v)
+			f.i32Store(4 * k)
+		}
+		f.get(j)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(j)
+		f.br(0)
+		f.end()
+		f.end()
+		f.get(nd)
+		f.globalSet(b.gDir)
+		f.globalGet(b.gDepth)
+		f.i32Const(1)
+		f.i32Add()
+		f.globalSet(b.gDepth)
+		f.globalGet(b.gDirShift)
+		f.i64Const(1)
+		f.i64Sub()
+		f.globalSet(b.gDirShift)
+		f.end()
+		f.i32Const(blockBytes)
+		f.call(b.alloc.idx)
+		f.tee(nb)
+		f.i32Eqz()
+		f.if_()
+		f.i32Const(0)
+		f.return_()
+		f.end()
+		// Both blocks one deeper; blk's entries to the scratch block.
+		f.get(ld)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(ld)
+		f.get(blk)
+		f.get(ld)
+		f.i32Store(4)
+		f.get(nb)
+		f.get(ld)
+		f.i32Store(4)
+		f.globalGet(b.gScratch)
+		f.get(blk)
+		f.i32Const(blockHead)
+		f.i32Add()
+		f.i32Const(blockSlots * 8)
+		f.memoryCopy()
+		f.get(blk)
+		f.i32Const(blockHead)
+		f.i32Add()
+		f.i32Const(0)
+		f.i32Const(blockSlots * 8)
+		f.memoryFill()
+		// The directory entries of blk are the 2^(depth-ld+1) from h's
+		// first ld-1 bits; the upper half of them now point to nb.
+		f.i32Const(1)
+		f.globalGet(b.gDepth)
+		f.get(ld)
+		f.i32Sub()
+		f.i32Shl()
+		f.set(span) // half of blk's entries
+		f.get(h)
+		f.i64Const(65)
+		f.get(ld)
+		f.i64ExtendI32U()
+		f.i64Sub()
+		f.i64ShrU()
+		f.i32WrapI64()
 		f.i32Const(1)
 		f.i32Shl()
 		f.i32Const(1)
 		f.i32Or()
-		f.set(mask)
-		f.globalGet(b.gMask)
-		f.i32Const(1)
+		f.get(span)
+		f.i32Mul()
+		f.set(j)
+		f.get(j)
+		f.get(span)
 		f.i32Add()
-		f.i32Const(3)
-		f.i32Shl()
-		f.globalGet(b.gTable)
-		f.i32Add()
-		f.set(end)
-		f.globalGet(b.gTable)
-		f.set(i)
+		f.set(n)
 		f.block()
 		f.loop()
-		f.get(i)
-		f.get(end)
+		f.get(j)
+		f.get(n)
 		f.i32Eq()
 		f.brIf(1)
-		f.get(i)
+		f.globalGet(b.gDir)
+		f.get(j)
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Add()
+		f.get(nb)
+		f.i32Store(0)
+		f.get(j)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(j)
+		f.br(0)
+		f.end()
+		f.end()
+		// The entries back, each to the block of its next bit.
+		f.i32Const(0)
+		f.set(j)
+		f.block()
+		f.loop()
+		f.get(j)
+		f.i32Const(blockSlots * 8)
+		f.i32Eq()
+		f.brIf(1)
+		f.globalGet(b.gScratch)
+		f.get(j)
+		f.i32Add()
 		f.i64Load(0)
 		f.tee(e)
 		f.i64Eqz()
 		f.i32Eqz()
 		f.if_()
+		f.get(nb)
+		f.get(blk)
 		f.get(e)
-		f.globalGet(b.gShift)
-		f.i64Const(1)
+		f.i64Const(64)
+		f.get(ld)
+		f.i64ExtendI32U()
 		f.i64Sub()
 		f.i64ShrU()
 		f.i32WrapI64()
-		f.set(j)
-		f.block()
-		f.loop()
-		f.get(t)
-		f.get(j)
-		f.i32Const(3)
-		f.i32Shl()
-		f.i32Add()
-		f.i64Load(0)
-		f.i64Eqz()
-		f.brIf(1)
-		f.get(j)
 		f.i32Const(1)
-		f.i32Add()
-		f.get(mask)
 		f.i32And()
-		f.set(j)
-		f.br(0)
-		f.end()
-		f.end()
-		f.get(t)
-		f.get(j)
-		f.i32Const(3)
-		f.i32Shl()
-		f.i32Add()
+		f.select_()
 		f.get(e)
-		f.i64Store(0)
+		f.call(place.idx)
 		f.end()
-		f.get(i)
+		f.get(j)
 		f.i32Const(8)
 		f.i32Add()
-		f.set(i)
+		f.set(j)
 		f.br(0)
 		f.end()
 		f.end()
-		// The old table takes the next chunks of records (see insert).
-		f.globalGet(b.gTable)
-		f.globalSet(b.gFree)
-		f.get(end)
-		f.globalSet(b.gFreeEnd)
-		f.get(t)
-		f.globalSet(b.gTable)
-		f.get(mask)
-		f.globalSet(b.gMask)
-		f.globalGet(b.gShift)
-		f.i64Const(1)
-		f.i64Sub()
-		f.globalSet(b.gShift)
 		f.i32Const(1)
 	}
 
@@ -608,20 +804,22 @@ func (b *builder) runtime() {
 	{
 		f := b.insert
 		id, rec, c := f.local(i32), f.local(i32), f.local(i32)
-		// Load above 0.7: double the table, then probe again.
-		f.globalGet(b.gN)
-		f.i32Const(1)
-		f.i32Add()
-		f.i32Const(10)
-		f.i32Mul()
-		f.globalGet(b.gMask)
-		f.i32Const(1)
-		f.i32Add()
-		f.i32Const(7)
-		f.i32Mul()
-		f.i32GtU()
-		f.if_()
-		f.call(b.grow.idx)
+		// Where the state would sit splitProbes or more past its home,
+		// or in a full block, the block splits, and find places it
+		// again (in either half, which may split in its turn).
+		f.block()
+		f.loop()
+		f.globalGet(b.gAt)
+		f.i32Const(0)
+		f.i32Ne()
+		f.globalGet(b.gProbes)
+		f.i32Const(splitProbes)
+		f.i32LtU()
+		f.i32And()
+		f.brIf(1)
+		f.globalGet(b.gBlk)
+		f.get(0)
+		f.call(b.split.idx)
 		f.i32Eqz()
 		f.if_()
 		f.i32Const(1)
@@ -630,6 +828,8 @@ func (b *builder) runtime() {
 		f.get(0)
 		f.call(b.find.idx)
 		f.drop()
+		f.br(0)
+		f.end()
 		f.end()
 		f.globalGet(b.gN)
 		f.tee(id)
@@ -644,25 +844,8 @@ func (b *builder) runtime() {
 		f.i32And()
 		f.i32Eqz()
 		f.if_()
-		// A chunk goes in the table the last growth left, while it
-		// lasts: the tables' memory is not lost, and a search needs
-		// about a quarter less.
-		chunk := int32(l.rec<<chunkBits + 16)
-		f.globalGet(b.gFreeEnd)
-		f.globalGet(b.gFree)
-		f.i32Sub()
-		f.i32Const(chunk)
-		f.i32GeU()
-		f.ifResult(i32)
-		f.globalGet(b.gFree)
-		f.globalGet(b.gFree)
-		f.i32Const(chunk)
-		f.i32Add()
-		f.globalSet(b.gFree)
-		f.else_()
-		f.i32Const(chunk)
+		f.i32Const(int32(l.rec<<chunkBits + 16))
 		f.call(b.alloc.idx)
-		f.end()
 		f.tee(c)
 		f.i32Eqz()
 		f.if_()
@@ -680,19 +863,16 @@ func (b *builder) runtime() {
 		f.get(id)
 		f.call(b.recAddr.idx)
 		f.set(rec)
-		// The pack buffer's padding is zero: records are too.
+		// Whole words: the bytes past the state are the trail's, written
+		// next.
 		f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
 		f.get(rec)
 		f.get(1)
-		f.i32Store(uint32(l.sbPad))
+		f.i32Store(uint32(l.sb))
 		f.get(rec)
 		f.get(2)
-		f.i32Store(uint32(l.sbPad + 4))
-		f.globalGet(b.gTable)
+		f.i32Store(uint32(l.sb + 4))
 		f.globalGet(b.gAt)
-		f.i32Const(3)
-		f.i32Shl()
-		f.i32Add()
 		f.get(0)
 		f.i64Const(idBits)
 		f.i64ShrU()
@@ -703,7 +883,7 @@ func (b *builder) runtime() {
 		f.i32Add()
 		f.i64ExtendI32U()
 		f.i64Or()
-		f.i64Store(0)
+		f.i64Store(blockHead)
 		f.get(id)
 		f.i32Const(1)
 		f.i32Add()
@@ -712,18 +892,48 @@ func (b *builder) runtime() {
 		m.export("insert", 0, f.idx)
 	}
 
-	// init() -> 0, or 1 if memory ran out: the first table.
+	// init() -> 0, or 1 if memory ran out: a directory of two blocks, and
+	// the scratch block splits use.
 	{
 		f := m.newFunc(nil, []byte{i32})
-		f.i32Const(firstTable * 8)
+		a := f.local(i32)
+		f.i32Const(blockSlots * 8)
 		f.call(b.alloc.idx)
-		f.globalSet(b.gTable)
-		f.i32Const(firstTable - 1)
-		f.globalSet(b.gMask)
-		f.i64Const(64 - firstTableBits)
-		f.globalSet(b.gShift)
-		f.globalGet(b.gTable)
+		f.tee(a)
+		f.globalSet(b.gScratch)
+		f.i32Const(8)
+		f.call(b.alloc.idx)
+		f.globalSet(b.gDir)
+		f.get(a)
 		f.i32Eqz()
+		f.globalGet(b.gDir)
+		f.i32Eqz()
+		f.i32Or()
+		f.if_()
+		f.i32Const(1)
+		f.return_()
+		f.end()
+		for k := 0; k < 2; k++ {
+			f.i32Const(blockBytes)
+			f.call(b.alloc.idx)
+			f.tee(a)
+			f.i32Eqz()
+			f.if_()
+			f.i32Const(1)
+			f.return_()
+			f.end()
+			f.get(a)
+			f.i32Const(1)
+			f.i32Store(4)
+			f.globalGet(b.gDir)
+			f.get(a)
+			f.i32Store(uint32(4 * k))
+		}
+		f.i32Const(1)
+		f.globalSet(b.gDepth)
+		f.i64Const(63)
+		f.globalSet(b.gDirShift)
+		f.i32Const(0)
 		m.export("init", 0, f.idx)
 	}
 
@@ -765,6 +975,30 @@ func (b *builder) runtime() {
 	}
 	// record(id) -> the address of state id's record.
 	m.export("record", 0, b.recAddr.idx)
+}
+
+// slotAt pushes the address, less blockHead, of the home slot of the hash
+// h pushes: its block from the directory (the hash's top bits), the slot
+// in it from hash bits 32-40 (the tag's low bits, which no split uses).
+func (b *builder) slotAt(f *fn, h func()) {
+	f.globalGet(b.gDir)
+	h()
+	f.globalGet(b.gDirShift)
+	f.i64ShrU()
+	f.i32WrapI64()
+	f.i32Const(2)
+	f.i32Shl()
+	f.i32Add()
+	f.i32Load(0)
+	h()
+	f.i64Const(idBits)
+	f.i64ShrU()
+	f.i32WrapI64()
+	f.i32Const(blockSlots - 1)
+	f.i32And()
+	f.i32Const(3)
+	f.i32Shl()
+	f.i32Add()
 }
 
 // hashFunc generates hashAt(addr) -> core/state's Hash of the packed state
@@ -954,16 +1188,11 @@ func (b *builder) run(rules []*fn) {
 	f.set(touch)
 	b.eachSuccessor(f, p, end, func() {
 		f.get(touch)
-		f.globalGet(b.gTable)
-		f.get(p)
-		f.i64Load(uint32(l.sbPad))
-		f.globalGet(b.gShift)
-		f.i64ShrU()
-		f.i32WrapI64()
-		f.i32Const(3)
-		f.i32Shl()
-		f.i32Add()
-		f.i64Load(0)
+		b.slotAt(f, func() {
+			f.get(p)
+			f.i64Load(uint32(l.sbPad))
+		})
+		f.i64Load(blockHead)
 		f.i64Xor()
 		f.set(touch)
 	})

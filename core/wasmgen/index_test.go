@@ -1,0 +1,124 @@
+package wasmgen_test
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/wasmgen"
+	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
+)
+
+// indexModel has states of 9 bytes: room for a distinct state per number.
+const indexModel = `
+var a: array[0..7] of 0..255;
+startstate begin for i: 0..7 do a[i] := 0; endfor; end;
+rule "r" true ==> begin a[0] := 1; end;
+`
+
+func compileSource(tb testing.TB, src string) *compile.Model {
+	ast, errs := murphi.ParseFile("index.m", []byte(src))
+	if len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	ck, errs := murphi.Check(ast)
+	if len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	m, err := compile.Compile(ck)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// mix64 is splitmix64's finalizer: hashes spread over all 64 bits.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// TestIndex drives the module's index (find and insert) with hashes
+// chosen to stress it, each for a distinct state: spread evenly, then
+// crowded under one prefix of 14 bits (one corner of the directory goes
+// deep while the other blocks stay shallow, so many directory entries
+// point to each of them), then the same again, which must all be found
+// with their ids, as must none of the states never inserted. Last, states
+// whose hashes agree in every bit the index uses: no split can part them,
+// and the index must say so (memory ran out), not loop.
+func TestIndex(t *testing.T) {
+	mod, err := wasmgen.Generate(compileSource(t, indexModel), wasmgen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := wazerorun.Runtime{}.Instantiate(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	if r, err := inst.Call("init"); err != nil || r != 0 {
+		t.Fatalf("init: %d, %v", r, err)
+	}
+	state := make([]byte, mod.StateBytes)
+	find := func(n, h uint64) int64 {
+		t.Helper()
+		clear(state)
+		binary.LittleEndian.PutUint64(state, n)
+		if err := inst.Write(mod.Pack, state); err != nil {
+			t.Fatal(err)
+		}
+		id, err := inst.Call("find", h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int64(int32(id))
+	}
+	insert := func(n, h uint64) uint64 {
+		t.Helper()
+		if id := find(n, h); id >= 0 {
+			t.Fatalf("state %d (hash %#x) found (id %d) before it was inserted", n, h, id)
+		}
+		r, err := inst.Call("insert", h, wasmgen.NoParent, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	const spread, crowded = 60000, 60000
+	hash := func(n uint64) uint64 {
+		if n < spread {
+			return mix64(n)
+		}
+		return 0x2bcd<<50 | mix64(n)>>14 // the top 14 bits fixed
+	}
+	for n := uint64(0); n < spread+crowded; n++ {
+		if r := insert(n, hash(n)); r != 0 {
+			t.Fatalf("state %d: insert says memory ran out", n)
+		}
+	}
+	for n := uint64(0); n < spread+crowded; n++ {
+		if id := find(n, hash(n)); id != int64(n) {
+			t.Fatalf("state %d (hash %#x): found as id %d", n, hash(n), id)
+		}
+		// A state never inserted, with the same hash and with others.
+		if id := find(n+1<<40, hash(n)); id != -1 {
+			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n), id)
+		}
+		if id := find(n+1<<40, hash(n)^1<<40); id != -1 {
+			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n)^1<<40, id)
+		}
+	}
+	// Hash bits 0-31 are the index's tag only: these share a home slot.
+	const same = 0x1234_5678_9abc_def0 &^ (1<<32 - 1)
+	for k := uint64(0); ; k++ {
+		if k > 512 {
+			t.Fatal("states the index cannot part were all taken: blocks past their size")
+		}
+		if insert(1<<48+k, same|k) != 0 {
+			break
+		}
+	}
+}
