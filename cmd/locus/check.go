@@ -197,7 +197,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.Var(codegenFlag{&codegen}, "codegen", "where a one-worker bfs (and auto's exact phase) runs: "+
 		"go translates the model's generated code to Go and builds it with the go command (kept in the user's cache; a first build takes seconds), "+
 		"wazero compiles it in process, beside (the default where the go command is) starts the compiled closures at once and builds the program beside them, "+
-		"moving the search there if it is ready first; off runs the closures alone (also LOCUS_CODEGEN=off); a bare --codegen is go where the go command is, else wazero. "+
+		"moving the search there if it is ready first (on more than 4 workers and no -m, both run and the first to finish decides); off runs the closures alone (also LOCUS_CODEGEN=off); a bare --codegen is go where the go command is, else wazero. "+
 		"Where the generator does not cover the model or the options, the closures run it")
 	fs.BoolVar(&opts.Locality, "locality", false, "measure transition locality (bfs): E{Δ(k)}, σ(k) for k = -1, 0, 1 and the histogram of k")
 	fs.Var(paramFlag{&opts.Params, &choices}, "param", "an engine parameter, NAME=VALUE (repeatable; 'locus engines' lists them)")

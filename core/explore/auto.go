@@ -104,6 +104,9 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			}
 			return r
 		}
+		if opts.generatedOnly {
+			return &Result{Verdict: Incomplete, Reason: genNote}
+		}
 	}
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,11 @@ type gatedRuntime struct {
 	mu        sync.Mutex
 	cancelled bool
 	made      int
+	// finished, if set, is closed when the search in the instance is done;
+	// holdRuns keeps the instance's searching until the build's context
+	// (which runBeside ends when the closures finish) is done.
+	finished chan struct{}
+	holdRuns bool
 }
 
 func (g *gatedRuntime) Name() string { return "wazero" }
@@ -49,7 +55,31 @@ func (g *gatedRuntime) InstantiateContext(ctx context.Context, m *wasmgen.Module
 	g.mu.Lock()
 	g.made++
 	g.mu.Unlock()
-	return inst, err
+	if err != nil || (g.finished == nil && !g.holdRuns) {
+		return inst, err
+	}
+	return &watchedInstance{Instance: inst, g: g, ctx: ctx}, nil
+}
+
+// watchedInstance is an instance whose search gatedRuntime watches or
+// holds back.
+type watchedInstance struct {
+	wasmgen.Instance
+	g    *gatedRuntime
+	ctx  context.Context
+	once sync.Once
+}
+
+func (w *watchedInstance) Call(name string, args ...uint64) (uint64, error) {
+	if name == "run" && w.g.holdRuns {
+		<-w.ctx.Done()
+		time.Sleep(50 * time.Millisecond) // for the race's end to stop it
+	}
+	r, err := w.Instance.Call(name, args...)
+	if name == "run" && err == nil && r == wasmgen.StatusDone && w.g.finished != nil {
+		w.once.Do(func() { close(w.g.finished) })
+	}
+	return r, err
 }
 
 // waitMade waits until the runtime has made an instance.
@@ -156,4 +186,81 @@ func waitCancelled(t *testing.T, g *gatedRuntime) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("the making of the code was not cancelled when the search ended")
+}
+
+// TestGeneratedBesideRace: on more workers than besideTakeOver, the code
+// once ready runs the search beside the closures, which go on; the first
+// to finish decides, with a note, and the result is the closures' alone
+// either way.
+func TestGeneratedBesideRace(t *testing.T) {
+	file := "testdata/wide.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := verify.Options{Options: job.Options{Algorithm: "bfs", Symmetry: "off", Workers: 5, ProgressEvery: 1}}
+	want := verify.Check(context.Background(), file, src, opts)
+
+	// The code finishes first: the closures wait, past 1000 states,
+	// until it has.
+	g := &gatedRuntime{gate: make(chan struct{}), finished: make(chan struct{})}
+	var crossed atomic.Bool
+	o := opts
+	o.GeneratedBeside = g
+	o.Progress = func(p verify.Progress) {
+		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
+			close(g.gate)
+			select {
+			case <-g.finished:
+			case <-time.After(time.Minute):
+				t.Error("the generated code did not finish beside the closures")
+			}
+		}
+	}
+	got := verify.Check(context.Background(), file, src, o)
+	if got.CodeGen != "wazero" || !hasNote(got, "the generated code finished first") {
+		t.Fatalf("code first: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)
+	}
+	got.CodeGen = ""
+	if g, w := comparable(t, got), comparable(t, want); g != w {
+		t.Fatalf("code first:\n%s\nclosures:\n%s", g, w)
+	}
+
+	// The closures finish first: the code, ready at 1000 states, is held
+	// back until they have, and its search is stopped.
+	g = &gatedRuntime{gate: make(chan struct{}), holdRuns: true}
+	crossed.Store(false)
+	o = opts
+	o.GeneratedBeside = g
+	o.Progress = func(p verify.Progress) {
+		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
+			close(g.gate)
+			g.waitMade()
+		}
+	}
+	got = verify.Check(context.Background(), file, src, o)
+	if got.CodeGen != "" || !hasNote(got, "the closures finished first") {
+		t.Fatalf("closures first: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)
+	}
+	if g, w := comparable(t, got), comparable(t, want); g != w {
+		t.Fatalf("closures first:\n%s\nclosures:\n%s", g, w)
+	}
+
+	// Under a memory budget the closures stop when the code is ready, as
+	// on few workers (both searches would hold the budget's memory).
+	g = &gatedRuntime{gate: make(chan struct{})}
+	crossed.Store(false)
+	o = opts
+	o.MemoryBytes = 1 << 30
+	o.GeneratedBeside = g
+	o.Progress = func(p verify.Progress) {
+		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
+			close(g.gate)
+			g.waitMade()
+		}
+	}
+	got = verify.Check(context.Background(), file, src, o)
+	if got.CodeGen != "wazero" || !hasNote(got, "when it was ready, the search ran again in it") {
+		t.Fatalf("under a budget: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)
+	}
 }

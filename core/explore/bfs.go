@@ -68,6 +68,9 @@ func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 		if r, note = tryGenerated(ctx, m, opts); r != nil {
 			return r
 		}
+		if opts.generatedOnly {
+			return &Result{Verdict: Incomplete, Reason: note}
+		}
 	}
 	r := closureSearch(ctx, m, opts, lifo)
 	if note != "" {

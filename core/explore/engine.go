@@ -104,10 +104,12 @@ type Options struct {
 	// GeneratedBeside, if set (and Generated is not), starts the search
 	// on the closures at once while the model's code is generated and
 	// loaded on this runtime beside them (nativerun builds a program: a
-	// second or more). If the code is ready first, the closures stop and
-	// the search runs again in it, on one worker. A small model is done
-	// before its code is; a large one gains the generated code's speed
-	// without waiting for it.
+	// second or more). If the code is ready first, the search runs again
+	// in it, on one worker: on up to besideTakeOver workers the closures
+	// stop then; on more (and no memory budget), both go on and the first
+	// to finish decides. A
+	// small model is done before its code is; a large one gains the
+	// generated code's speed without waiting for it.
 	GeneratedBeside wasmgen.Runtime
 	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
 	// cannot be checkpointed (an engine or options that write none,
@@ -117,6 +119,10 @@ type Options struct {
 	// generated is the module generated for this run beforehand (by
 	// runBeside, which made its code while the closures ran), if any.
 	generated *wasmgen.Module
+	// generatedOnly: where the generated code cannot do the search, the
+	// closures do not either (runBeside's race, where they are running
+	// already); the result is an incomplete one with no CodeGen.
+	generatedOnly bool
 }
 
 // Param returns engine parameter name: the value given in Options, else
