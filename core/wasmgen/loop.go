@@ -418,9 +418,10 @@ func (b *builder) runtime() {
 	// state packed at src (a record): src's words copied (the bytes past
 	// the state too, which nothing reads as the state's),
 	// then only the leaves that differ encoded (core/compile's PackFrom;
-	// a successor differs in a few). A leaf is at most 56 bits, so with
-	// its shift it lies in the word at its first byte; the bytes of that
-	// word past the state are written back as they were.
+	// a successor differs in a few), and their working slots set back to
+	// the current values, for the next rule. A leaf is at most 56 bits, so
+	// with its shift it lies in the word at its first byte; the bytes of
+	// that word past the state are written back as they were.
 	b.packFrom = b.packFromFunc(slotSet{all: true})
 	b.packFroms = map[string]*fn{"all": b.packFrom}
 
@@ -1139,7 +1140,7 @@ func (b *builder) run(rules []*fn) {
 	changed, fired, prop := f.local(i32), f.local(i32), f.local(i32)
 	h := f.local(i64)
 	p, end, touch, curRec := f.local(i32), f.local(i32), f.local(i64), f.local(i32)
-	j, k := f.local(i32), f.local(i32)
+	j, k, st := f.local(i32), f.local(i32), f.local(i32)
 	f.loop()
 	// Level boundary.
 	f.globalGet(b.gHead)
@@ -1213,12 +1214,17 @@ func (b *builder) run(rules []*fn) {
 	f.tee(curRec)
 	f.i32Const(int32(l.cur))
 	f.call(b.unpack.idx)
+	// The working slots start as the current ones, and each rule leaves
+	// them so: packFrom writes back the slots a rule changed, and a rule
+	// whose assume statement failed has them all copied again.
+	f.call(g.copyCur.idx)
 	f.i32Const(0)
 	f.set(changed)
 	f.i32Const(0)
 	f.set(fired)
 	for r, rf := range rules {
 		f.call(rf.idx)
+		f.tee(st)
 		f.i32Const(ruleFired)
 		f.i32Eq()
 		f.if_()
@@ -1227,6 +1233,13 @@ func (b *builder) run(rules []*fn) {
 		f.i32Add()
 		f.set(fired)
 		b.successor(f, int32(r), changed, end, curRec)
+		f.else_()
+		f.get(st)
+		f.i32Const(statusAssumed)
+		f.i32Eq()
+		f.if_()
+		f.call(g.copyCur.idx)
+		f.end()
 		f.end()
 	}
 	for i, v := range []uint32{end, changed, fired} {
@@ -1401,7 +1414,7 @@ func (b *builder) eachSuccessor(f *fn, p, end uint32, body func()) {
 
 // packFromFunc generates packFrom for the rules that may write the slots
 // of set: leaves in other slots are the current state's (the body starts
-// from a copy of it), so only these are compared and encoded.
+// from a copy of it), so only these are compared, encoded, and set back.
 func (b *builder) packFromFunc(set slotSet) *fn {
 	g, l, m := b.g, b.g.lay, b.g.mod
 	f := m.newFunc([]byte{i32, i32}, []byte{i32})
@@ -1410,7 +1423,7 @@ func (b *builder) packFromFunc(set slotSet) *fn {
 		f.name = "packFrom (some leaves)"
 	}
 	const dst, src = 0, 1
-	v, w, differs := f.local(i64), f.local(i64), f.local(i32)
+	v, w, c, differs := f.local(i64), f.local(i64), f.local(i64), f.local(i32)
 	f.copyWords(func() { f.get(dst) }, func() { f.get(src) }, l.sbPad, unrollCopy)
 	for i := range g.m.Leaves {
 		if !set.all && !set.slots[i] {
@@ -1425,10 +1438,14 @@ func (b *builder) packFromFunc(set slotSet) *fn {
 		f.tee(v)
 		f.i32Const(int32(l.cur + uint32(8*i)))
 		f.i64Load(0)
+		f.tee(c)
 		f.i64Ne()
 		f.if_()
 		f.i32Const(1)
 		f.set(differs)
+		f.i32Const(int32(l.work + uint32(8*i))) // the working slot back
+		f.get(c)
+		f.i64Store(0)
 		f.get(dst)
 		f.i64Load(off)
 		f.i64Const(^(mask << uint(sh)))
@@ -1504,6 +1521,7 @@ func (b *builder) successors(rules []*fn) {
 	n := f.local(i32)
 	stride := int32(4 + l.sbPad)
 	for r, rf := range rules {
+		f.call(g.copyCur.idx)
 		f.call(rf.idx)
 		f.i32Const(ruleFired)
 		f.i32Eq()

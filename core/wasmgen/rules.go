@@ -146,7 +146,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 		f.return_()
 		f.end()
 	}
-	f.call(g.copyCur.idx)
+	// The working slots are the current state's here (see run).
 	bu := g.newUnit(f, g.lay.work)
 	bu.inRule = true
 	unalias := bu.bindAliasRules(in.aliases)
