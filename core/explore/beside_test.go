@@ -188,6 +188,18 @@ func waitCancelled(t *testing.T, g *gatedRuntime) {
 	t.Fatal("the making of the code was not cancelled when the search ended")
 }
 
+// readyAt1000 returns a progress function that opens the gate, and waits
+// for the instance, once the first search past 1000 states reports.
+func (g *gatedRuntime) readyAt1000() func(verify.Progress) {
+	var crossed atomic.Bool
+	return func(p verify.Progress) {
+		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
+			close(g.gate)
+			g.waitMade()
+		}
+	}
+}
+
 // TestGeneratedBesideRace: on more workers than besideTakeOver, the code
 // once ready runs the search beside the closures, which go on; the first
 // to finish decides, with a note, and the result is the closures' alone
@@ -229,15 +241,9 @@ func TestGeneratedBesideRace(t *testing.T) {
 	// The closures finish first: the code, ready at 1000 states, is held
 	// back until they have, and its search is stopped.
 	g = &gatedRuntime{gate: make(chan struct{}), holdRuns: true}
-	crossed.Store(false)
 	o = opts
 	o.GeneratedBeside = g
-	o.Progress = func(p verify.Progress) {
-		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
-			close(g.gate)
-			g.waitMade()
-		}
-	}
+	o.Progress = g.readyAt1000()
 	got = verify.Check(context.Background(), file, src, o)
 	if got.CodeGen != "" || !hasNote(got, "the closures finished first") {
 		t.Fatalf("closures first: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)
@@ -249,16 +255,10 @@ func TestGeneratedBesideRace(t *testing.T) {
 	// Under a memory budget the closures stop when the code is ready, as
 	// on few workers (both searches would hold the budget's memory).
 	g = &gatedRuntime{gate: make(chan struct{})}
-	crossed.Store(false)
 	o = opts
 	o.MemoryBytes = 1 << 30
 	o.GeneratedBeside = g
-	o.Progress = func(p verify.Progress) {
-		if p.States > 1000 && crossed.CompareAndSwap(false, true) {
-			close(g.gate)
-			g.waitMade()
-		}
-	}
+	o.Progress = g.readyAt1000()
 	got = verify.Check(context.Background(), file, src, o)
 	if got.CodeGen != "wazero" || !hasNote(got, "when it was ready, the search ran again in it") {
 		t.Fatalf("under a budget: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)

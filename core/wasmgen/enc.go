@@ -347,6 +347,27 @@ func (f *fn) copyWords(dst, src func(), n, unroll int) {
 }
 func (f *fn) memoryFill() { f.op(0xfc); f.u(11); f.op(0x00) }
 
+// forUpTo generates a loop: the i32 local j from what from pushes, by
+// step, until it equals what to pushes, running body for each value.
+func (f *fn) forUpTo(j uint32, from, to func(), step int32, body func()) {
+	from()
+	f.set(j)
+	f.block()
+	f.loop()
+	f.get(j)
+	to()
+	f.i32Eq()
+	f.brIf(1)
+	body()
+	f.get(j)
+	f.i32Const(step)
+	f.i32Add()
+	f.set(j)
+	f.br(0)
+	f.end()
+	f.end()
+}
+
 // Constants.
 func (f *fn) i32Const(v int32) { f.op(0x41); f.code = sleb(f.code, int64(v)) }
 func (f *fn) i64Const(v int64) { f.op(0x42); f.code = sleb(f.code, v) }

@@ -374,17 +374,21 @@ func (u *unit) constant(x murphi.Expr) (int64, bool) {
 	return tv.Value, true
 }
 
-// loopVar returns the loop variable x names (in parentheses or not), if
-// its value is in a local of the function being generated.
-func (u *unit) loopVar(x murphi.Expr) *loopVar {
+// unparen returns x without the parentheses around it.
+func unparen(x murphi.Expr) murphi.Expr {
 	for {
 		p, ok := x.(*murphi.ParenExpr)
 		if !ok {
-			break
+			return x
 		}
 		x = p.X
 	}
-	id, ok := x.(*murphi.Ident)
+}
+
+// loopVar returns the loop variable x names (in parentheses or not), if
+// its value is in a local of the function being generated.
+func (u *unit) loopVar(x murphi.Expr) *loopVar {
+	id, ok := unparen(x).(*murphi.Ident)
 	if !ok || id.Obj == nil || id.Obj.Kind != murphi.ObjQuant {
 		return nil
 	}
@@ -398,14 +402,7 @@ func (u *unit) loopVar(x murphi.Expr) *loopVar {
 // constIdent reports the value of x if it names a constant binding (a
 // ruleset parameter).
 func (u *unit) constIdent(x murphi.Expr) (int64, bool) {
-	for {
-		p, ok := x.(*murphi.ParenExpr)
-		if !ok {
-			break
-		}
-		x = p.X
-	}
-	id, ok := x.(*murphi.Ident)
+	id, ok := unparen(x).(*murphi.Ident)
 	if !ok {
 		return 0, false
 	}

@@ -15,6 +15,10 @@ func compileFile(tb testing.TB, path string) *compile.Model {
 	if err != nil {
 		tb.Skip("corpus model not available: ", err)
 	}
+	return compileSource(tb, path, src)
+}
+
+func compileSource(tb testing.TB, path string, src []byte) *compile.Model {
 	ast, errs := murphi.ParseFile(path, src)
 	if len(errs) > 0 {
 		tb.Fatal(errs)

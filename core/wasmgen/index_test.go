@@ -1,11 +1,11 @@
+//go:build !js
+
 package wasmgen_test
 
 import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/locus-mc/locus/core/compile"
-	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 )
@@ -16,22 +16,6 @@ var a: array[0..7] of 0..255;
 startstate begin for i: 0..7 do a[i] := 0; endfor; end;
 rule "r" true ==> begin a[0] := 1; end;
 `
-
-func compileSource(tb testing.TB, src string) *compile.Model {
-	ast, errs := murphi.ParseFile("index.m", []byte(src))
-	if len(errs) > 0 {
-		tb.Fatal(errs)
-	}
-	ck, errs := murphi.Check(ast)
-	if len(errs) > 0 {
-		tb.Fatal(errs)
-	}
-	m, err := compile.Compile(ck)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
-}
 
 // mix64 is splitmix64's finalizer: hashes spread over all 64 bits.
 func mix64(x uint64) uint64 {
@@ -50,7 +34,7 @@ func mix64(x uint64) uint64 {
 // whose hashes agree in every bit the index uses: no split can part them,
 // and the index must say so (memory ran out), not loop.
 func TestIndex(t *testing.T) {
-	mod, err := wasmgen.Generate(compileSource(t, indexModel), wasmgen.Options{})
+	mod, err := wasmgen.Generate(compileSource(t, "index.m", []byte(indexModel)), wasmgen.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
