@@ -60,6 +60,10 @@ test('a disk run charts memory, disk I/O and the disk cloud; an exact run after 
   assert.deepEqual(await shown(page), { memory: true, disk: true, cloud: true, collisions: false });
   const memory = await drawn(page, 'memory');
   const disk = await drawn(page, 'disk');
+  // The cloud chart ends with the result's history, drawn once the result
+  // is in (a frame or more after the verdict shows): wait for it.
+  await page.waitForFunction(([w, n]) => window.locus.charts.drawn(w) >= n, ['cloud', native.disk.cloud.length], { timeout: 10000 })
+    .catch(() => {}); // the assertion below says what was drawn
   const cloud = await drawn(page, 'cloud');
   console.log(`# ldbfs: ${memory} memory, ${disk} disk and ${cloud} cloud points (${native.disk.checks} checks natively)`);
   // The cloud chart ends with the result's history: a point per check
