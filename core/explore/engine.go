@@ -107,9 +107,8 @@ type Options struct {
 	// second or more). If the code is ready first, the search runs again
 	// in it, on one worker: on up to besideTakeOver workers the closures
 	// stop then; on more (and no memory budget), both go on and the first
-	// to finish decides. A
-	// small model is done before its code is; a large one gains the
-	// generated code's speed without waiting for it.
+	// to finish decides. A small model is done before its code is; a
+	// large one gains the generated code's speed without waiting for it.
 	GeneratedBeside wasmgen.Runtime
 	// CheckpointIfAble makes Checkpoint a wish, not a demand: a run that
 	// cannot be checkpointed (an engine or options that write none,

@@ -3,8 +3,9 @@ package wasmgen
 // This file generates the search itself: states packed as core/compile
 // packs them, hashed as core/state hashes them, an index of ids (32 more
 // bits of the hash as a tag above the id, as store.Exact) in blocks that
-// split as they fill (see blockSlots), the states in chunks in id order, which is BFS order, so the states not yet expanded
-// are the queue, and per state its parent and rule (the trail).
+// split as they fill (see blockSlots), the states in chunks in id order,
+// which is BFS order, so the states not yet expanded are the queue, and
+// per state its parent and rule (the trail).
 
 import (
 	"fmt"
@@ -42,9 +43,12 @@ const (
 	// its home, so the index grows a block at a time, never copying
 	// itself, and the memory a search needs grows with its states, with
 	// no peak when a table doubles. Splitting on the probe length rather
-	// than a count leaves blocks at about 0.85 full, not all at the same
-	// time (blocks of one depth fill together, and would split together),
-	// and needs no count, which is a cache miss more per new state.
+	// than a count splits blocks at different loads, so not all at once
+	// (blocks of one depth fill together, and would split together: the
+	// index's load would swing), and needs no count, which was a cache
+	// miss more per new state. cache3's index holds 12.6 bytes a state
+	// (0.63 full); a threshold of 32 gave 50.6 bytes a state in all, 64
+	// 45.6, 128 43.3 but slower probes.
 	// Blocks are chosen by hash bits 63 down to 41, a slot in a block by
 	// bits 32-40.
 	blockSlots    = 512
@@ -172,7 +176,6 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.batchStates = min(max(batchBytes/max(len(ruleFns)*b.succStride(), 1), 1), maxBatch)
 	b.batch = b.succ + uint32(b.batchStates*len(ruleFns)*b.succStride())
 	b.run(ruleFns)
-	b.successors(ruleFns)
 	limit(nil)
 	heap := b.batch + uint32(12*b.batchStates)
 	g.mod.globals[b.gHeap].init = int64(heap)
@@ -217,7 +220,7 @@ type builder struct {
 	succ, batch uint32
 	batchStates int
 	// functions
-	alloc, recAddr, unpack, pack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
+	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -350,62 +353,6 @@ func (b *builder) runtime() {
 		}
 	}
 
-	// pack(addr): the working slots packed at addr (core/compile's Pack);
-	// the bytes after the state, to the next 8, are left alone.
-	b.pack = m.newFunc([]byte{i32}, nil)
-	b.pack.name = "pack"
-	{
-		f := b.pack
-		acc, e, v := f.local(i64), f.local(i64), f.local(i64)
-		const addr = 0
-		f.i64Const(0)
-		f.set(acc)
-		nb, pos := 0, uint32(0)
-		for i := range g.m.Leaves {
-			lf := &g.m.Leaves[i]
-			f.i32Const(int32(l.work + uint32(8*i)))
-			f.i64Load(0)
-			f.set(v)
-			leafCode(f, lf, v)
-			f.tee(e)
-			if nb > 0 {
-				f.i64Const(int64(nb))
-				f.i64Shl()
-			}
-			f.get(acc)
-			f.i64Or()
-			f.set(acc)
-			nb += lf.Bits
-			if nb >= 64 {
-				f.get(addr)
-				f.get(acc)
-				f.i64Store(pos)
-				pos += 8
-				nb -= 64
-				if nb > 0 {
-					f.get(e)
-					f.i64Const(int64(lf.Bits - nb))
-					f.i64ShrU()
-					f.set(acc)
-				} else {
-					f.i64Const(0)
-					f.set(acc)
-				}
-			}
-		}
-		for ; nb > 0; nb -= 8 {
-			f.get(addr)
-			f.get(acc)
-			f.i32WrapI64()
-			f.i32Store8(pos)
-			f.get(acc)
-			f.i64Const(8)
-			f.i64ShrU()
-			f.set(acc)
-			pos++
-		}
-	}
-
 	g.copyCur = m.newFunc(nil, nil)
 	{
 		f := g.copyCur
@@ -481,33 +428,19 @@ func (b *builder) runtime() {
 		f.set(tag)
 		b.slotAt(f, func() { f.get(0) }, int(blk))
 		f.set(i) // the slot's address less blockHead
+		// Not found: at an empty slot, or after every slot of a full
+		// block (then n is past splitProbes, and insert splits it).
+		f.block()
 		f.loop()
 		f.get(n)
 		f.i32Const(blockSlots)
 		f.i32Eq()
-		f.if_()
-		// A full block: insert splits it.
-		f.i32Const(0)
-		f.globalSet(b.gAt)
-		f.get(blk)
-		f.globalSet(b.gBlk)
-		f.i32Const(-1)
-		f.return_()
-		f.end()
+		f.brIf(1)
 		f.get(i)
 		f.i64Load(blockHead)
 		f.tee(e)
 		f.i64Eqz()
-		f.if_()
-		f.get(i)
-		f.globalSet(b.gAt)
-		f.get(n)
-		f.globalSet(b.gProbes)
-		f.get(blk)
-		f.globalSet(b.gBlk)
-		f.i32Const(-1)
-		f.return_()
-		f.end()
+		f.brIf(1)
 		f.get(e)
 		f.i64Const(^int64(idMask))
 		f.i64And()
@@ -543,7 +476,14 @@ func (b *builder) runtime() {
 		f.set(n)
 		f.br(0)
 		f.end()
-		f.unreachable()
+		f.end()
+		f.get(i)
+		f.globalSet(b.gAt)
+		f.get(n)
+		f.globalSet(b.gProbes)
+		f.get(blk)
+		f.globalSet(b.gBlk)
+		f.i32Const(-1)
 		m.export("find", 0, f.idx)
 	}
 
@@ -755,13 +695,9 @@ func (b *builder) runtime() {
 		// again (in either half, which may split in its turn).
 		f.block()
 		f.loop()
-		f.globalGet(b.gAt)
-		f.i32Const(0)
-		f.i32Ne()
 		f.globalGet(b.gProbes)
 		f.i32Const(splitProbes)
 		f.i32LtU()
-		f.i32And()
 		f.brIf(1)
 		f.globalGet(b.gBlk)
 		f.get(0)
@@ -1264,25 +1200,21 @@ func (b *builder) run(rules []*fn) {
 			f.end()
 			f.end()
 		})
-		f.get(j)
-		f.i32Const(12)
-		f.i32Mul()
-		f.i32Load(b.batch + 4)
-		f.set(changed)
-		f.get(j)
-		f.i32Const(12)
-		f.i32Mul()
-		f.i32Load(b.batch + 8)
-		f.set(fired)
-		// Deadlock.
+		// Deadlock, from the state's flags of pass 1.
 		switch b.o.Deadlock {
 		case DeadlockStuttering:
-			f.get(changed)
+			f.get(j)
+			f.i32Const(12)
+			f.i32Mul()
+			f.i32Load(b.batch + 4) // changed
 			f.i32Eqz()
 		case DeadlockStuck:
 			// No successor fired (a rule whose assume statement failed
 			// leads nowhere), as the closures' search.
-			f.get(fired)
+			f.get(j)
+			f.i32Const(12)
+			f.i32Mul()
+			f.i32Load(b.batch + 8) // fired
 			f.i32Eqz()
 		default:
 			f.i32Const(0)
@@ -1405,50 +1337,6 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	f.i32Const(int32(b.succStride()))
 	f.i32Add()
 	f.set(end)
-}
-
-// successors generates successors(out) -> n: fires every rule from the
-// current slots and writes, per successor, its rule (uint32) and packed
-// state (RecordBytes-8 bytes) at out: for differential tests.
-func (b *builder) successors(rules []*fn) {
-	g := b.g
-	l := g.lay
-	f := g.mod.newFunc([]byte{i32}, []byte{i32})
-	n := f.local(i32)
-	stride := int32(4 + l.sbPad)
-	for r, rf := range rules {
-		f.call(g.copyCur.idx)
-		f.call(rf.idx)
-		f.i32Const(ruleFired)
-		f.i32Eq()
-		f.if_()
-		f.i32Const(int32(l.pack))
-		f.call(b.pack.idx)
-		f.get(0)
-		f.get(n)
-		f.i32Const(stride)
-		f.i32Mul()
-		f.i32Add()
-		f.i32Const(int32(r))
-		f.i32Store(0)
-		f.get(0)
-		f.get(n)
-		f.i32Const(stride)
-		f.i32Mul()
-		f.i32Add()
-		f.i32Const(4)
-		f.i32Add()
-		f.i32Const(int32(l.pack))
-		f.i32Const(int32(l.sb))
-		f.memoryCopy()
-		f.get(n)
-		f.i32Const(1)
-		f.i32Add()
-		f.set(n)
-		f.end()
-	}
-	f.get(n)
-	g.mod.export("successors", 0, f.idx)
 }
 
 // leafCode pushes the packed code of leaf lf's value in local v: 0 where
