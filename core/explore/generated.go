@@ -123,6 +123,9 @@ type genSearch struct {
 	pages    int64
 	// full: the module's memory could not hold a start state.
 	full bool
+	// startHash is the module's hash of the start state Find last looked
+	// up (the module hashes with its own function, not the searcher's).
+	startHash uint64
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -318,10 +321,15 @@ func (gs *genSearch) finish() *Result {
 // states (and the counts at the end).
 type genVisited genSearch
 
-func (v *genVisited) Find(s []byte, h uint64) (bool, int64, uint64) {
+func (v *genVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 	if err := v.inst.Write(v.mod.Pack, s); err != nil {
 		panic(err)
 	}
+	h, err := v.inst.Call("hash", uint64(v.mod.Pack))
+	if err != nil {
+		panic(err)
+	}
+	v.startHash = h
 	id, err := v.inst.Call("find", h)
 	if err != nil {
 		panic(err)
@@ -332,9 +340,9 @@ func (v *genVisited) Find(s []byte, h uint64) (bool, int64, uint64) {
 	return true, int64(int32(id)), 0
 }
 
-func (v *genVisited) Insert(_ uint64, s []byte, h uint64, id int64, _ int) error {
-	// Find just wrote s to the pack buffer and set the slot.
-	r, err := v.inst.Call("insert", h, wasmgen.NoParent, 0)
+func (v *genVisited) Insert(_ uint64, s []byte, _ uint64, id int64, _ int) error {
+	// Find just wrote s to the pack buffer, hashed it and set the slot.
+	r, err := v.inst.Call("insert", v.startHash, wasmgen.NoParent, 0)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,11 @@ package wasmgen_test
 
 import (
 	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 )
@@ -104,5 +107,46 @@ func TestIndex(t *testing.T) {
 		if insert(1<<48+k, same|k) != 0 {
 			break
 		}
+	}
+}
+
+// TestHash checks the module's hash against state.LaneHash on random
+// states of lengths that take each of its paths: under a word (bytes one
+// by one), whole words, words and a tail (the last word loaded again and
+// shifted), more words than accumulators.
+func TestHash(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 3, 8, 12, 16, 25, 40, 63} {
+		// n bytes of state: n byte-sized leaves
+		src := fmt.Sprintf("var a: array[1..%d] of 0..254;\nstartstate begin for i: 1..%d do a[i] := 0; endfor; end;\nrule \"r\" true ==> begin a[1] := 1; end;\n", n, n)
+		mod, err := wasmgen.Generate(compileSource(t, "hash.m", []byte(src)), wasmgen.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mod.StateBytes != n {
+			t.Fatalf("%d leaves of 8 bits: a state of %d bytes", n, mod.StateBytes)
+		}
+		inst, err := wazerorun.Runtime{}.Instantiate(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the pack buffer padded to words: bytes past the state must not count
+		buf := make([]byte, (n+7)&^7)
+		for range 200 {
+			for i := range buf {
+				buf[i] = byte(rng.Uint32())
+			}
+			if err := inst.Write(mod.Pack, buf); err != nil {
+				t.Fatal(err)
+			}
+			h, err := inst.Call("hash", uint64(mod.Pack))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := state.LaneHash(buf[:n]); h != want {
+				t.Fatalf("%d bytes %x: the module's hash is %#x, state.LaneHash %#x", n, buf[:n], h, want)
+			}
+		}
+		inst.Close()
 	}
 }

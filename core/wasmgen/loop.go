@@ -12,6 +12,7 @@ import (
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/state"
 )
 
 // Status of run.
@@ -893,83 +894,81 @@ func homeOffset(f *fn, h func()) {
 	f.i32Shl()
 }
 
-// hashFunc generates hashAt(addr) -> core/state's Hash of the packed state
-// at addr (xxHash64's word-at-a-time scheme, seed 0).
+// hashFunc generates hashAt(addr) -> state.LaneHash of the packed state
+// at addr: its words round-robin into four accumulators (their multiplies
+// overlap), the last partial word zero-extended.
 func (b *builder) hashFunc() *fn {
-	const (
-		p1 = -7046029288634856825 // 0x9E3779B185EBCA87
-		p2 = -4417276706812531889 // 0xC2B2AE3D27D4EB4F
-		p3 = 1609587929392839161  // 0x165667B19E3779F9
-		p4 = -8796714831421723037 // 0x85EBCA77C2B2AE63
-		p5 = 2870177450012600261  // 0x27D4EB2F165667C5
-	)
 	sb := b.g.lay.sb
 	f := b.g.mod.newFunc([]byte{i32}, []byte{i64})
 	f.name = "hash"
-	h := f.local(i64)
-	f.i64Const(p5 + int64(sb))
-	f.set(h)
-	k := 0
-	for ; k+8 <= sb; k += 8 {
-		f.get(h)
-		f.get(0)
-		f.i64Load(uint32(k))
-		f.i64Const(p2)
+	var acc [4]uint32
+	for j := range acc {
+		acc[j] = f.local(i64)
+		f.i64Const(int64(state.LaneSeeds[j]))
+		f.set(acc[j])
+	}
+	round := func(j int, word func()) { // acc = rotl(acc + w*p2, 31) * p1
+		f.get(acc[j])
+		word()
+		f.i64Const(bitsOf(state.LanePrime2))
 		f.i64Mul()
+		f.i64Add()
 		f.i64Const(31)
 		f.i64Rotl()
-		f.i64Const(p1)
+		f.i64Const(bitsOf(state.LanePrime1))
 		f.i64Mul()
-		f.i64Xor()
-		f.i64Const(27)
-		f.i64Rotl()
-		f.i64Const(p1)
-		f.i64Mul()
-		f.i64Const(p4)
-		f.i64Add()
-		f.set(h)
+		f.set(acc[j])
 	}
-	if k+4 <= sb {
-		f.get(h)
-		f.get(0)
-		f.i32Load(uint32(k))
-		f.i64ExtendI32U()
-		f.i64Const(p1)
-		f.i64Mul()
-		f.i64Xor()
-		f.i64Const(23)
-		f.i64Rotl()
-		f.i64Const(p2)
-		f.i64Mul()
-		f.i64Const(p3)
-		f.i64Add()
-		f.set(h)
-		k += 4
+	k, i := 0, 0
+	for ; k+8 <= sb; k, i = k+8, i+1 {
+		round(i&3, func() {
+			f.get(0)
+			f.i64Load(uint32(k))
+		})
 	}
-	for ; k < sb; k++ {
-		f.get(h)
-		f.get(0)
-		f.i64Load8U(uint32(k))
-		f.i64Const(p5)
-		f.i64Mul()
-		f.i64Xor()
-		f.i64Const(11)
-		f.i64Rotl()
-		f.i64Const(p1)
-		f.i64Mul()
-		f.set(h)
+	if r := sb - k; r > 0 {
+		round(i&3, func() {
+			if sb >= 8 { // the last 8 bytes, shifted down to the r of them
+				f.get(0)
+				f.i64Load(uint32(sb - 8))
+				f.i64Const(int64(8 * (8 - r)))
+				f.i64ShrU()
+				return
+			}
+			for j := 0; j < r; j++ {
+				f.get(0)
+				f.i64Load8U(uint32(k + j))
+				if j > 0 {
+					f.i64Const(int64(8 * j))
+					f.i64Shl()
+					f.i64Or()
+				}
+			}
+		})
 	}
+	h := acc[0]
+	for j, rot := range []int64{1, 7, 12, 18} {
+		f.get(acc[j])
+		f.i64Const(rot)
+		f.i64Rotl()
+		if j > 0 {
+			f.i64Add()
+		}
+	}
+	f.i64Const(int64(sb))
+	f.i64Add()
+	f.set(h)
 	for _, s := range []struct {
 		shift int64
-		mul   int64
-	}{{33, p2}, {29, p3}, {32, 0}} {
+		mul   uint64
+	}{{33, state.LanePrime2}, {29, state.LanePrime3}, {32, 0}} {
 		f.get(h)
 		f.get(h)
 		f.i64Const(s.shift)
 		f.i64ShrU()
 		f.i64Xor()
 		if s.mul != 0 {
-			f.i64Const(s.mul)
+			f.i64Const(bitsOf(s.mul))
 			f.i64Mul()
 		}
 		f.set(h)
@@ -977,6 +976,9 @@ func (b *builder) hashFunc() *fn {
 	f.get(h)
 	return f
 }
+
+// bitsOf is v's bits as an i64 constant.
+func bitsOf(v uint64) int64 { return int64(v) }
 
 // checkProps generates checkProps() on the working state: -1 if an
 // assumption fails (discard), k+1 if invariant k fails, else 0.
