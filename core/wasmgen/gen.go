@@ -154,6 +154,24 @@ type gen struct {
 	// ruleWrites are the slots each rule instance's body may write, in
 	// the order of the rules' functions.
 	ruleWrites []slotSet
+	// gDirty is the global (i64) whose bit k says that a rule may have
+	// written the working slots of group k (the bytes from the working
+	// state's start whose offset >> dirtyShift is k): packFrom compares
+	// only those groups' slots with the current ones. Bodies set it as
+	// they write; a bit set for an address outside the state only costs
+	// a group's compares, never a missed one.
+	gDirty     uint32
+	dirtyShift uint
+}
+
+// dirtyGroups is the shift that puts n slots in at most 64 groups of at
+// least 8 (a cache line of slots).
+func dirtyGroups(n int) uint {
+	sh := uint(6)
+	for 8*n > 64<<sh {
+		sh++
+	}
+	return sh
 }
 
 func (g *gen) fail(pos murphi.Pos, format string, args ...any) {
@@ -210,6 +228,55 @@ func (u *unit) wrote(p place) {
 	for a := lo; a < hi; a += 8 {
 		u.writes[(a-u.state)/8] = true
 	}
+}
+
+// dirty sets at run time the dirty bits (see gen.gDirty) of the n slots
+// of p, whose address is in local a (or -1 if p is static): a body's
+// write to the working state, or a variable argument its callee may
+// write.
+func (u *unit) dirty(p place, a int32, n int) {
+	g := u.g
+	if u.state != g.lay.work {
+		return // guards and properties write no state
+	}
+	reach, lo, hi := p.within()
+	end := g.lay.work + uint32(8*g.m.NumSlots)
+	switch {
+	case reach == placeFrame || reach == placeParam:
+		return // a frame; or a parameter, which the caller marked
+	case reach == placeWithin && (hi <= g.lay.work || lo >= end):
+		return // a frame slot at a fixed address
+	}
+	f := u.f
+	f.globalGet(g.gDirty)
+	if p.static {
+		first := uint64(max(p.addr, g.lay.work)-g.lay.work) >> g.dirtyShift
+		last := uint64(min(p.addr+uint32(8*n), end)-1-g.lay.work) >> g.dirtyShift
+		f.i64Const(bitsOf(2<<last - 1<<first))
+	} else {
+		// bits first to last: 2<<last - 1<<first (2<<63 is 0 in wasm, and
+		// the difference still the bits from first up)
+		shift := func(off int32) {
+			f.get(uint32(a))
+			if off != 0 {
+				f.i32Const(off)
+				f.i32Add()
+			}
+			f.i32Const(int32(g.lay.work))
+			f.i32Sub()
+			f.i32Const(int32(g.dirtyShift))
+			f.i32ShrU()
+			f.i64ExtendI32U()
+			f.i64Shl()
+		}
+		f.i64Const(2)
+		shift(int32(8*n - 1))
+		f.i64Const(1)
+		shift(0)
+		f.i64Sub()
+	}
+	f.i64Or()
+	f.globalSet(g.gDirty)
 }
 
 // wroteAll records the writes of a procedure the unit calls.

@@ -244,6 +244,8 @@ func (b *builder) globals() {
 	b.gAt = m.addGlobal(i32, 0)
 	b.gRule = m.addGlobal(i32, 0)
 	b.gInv = m.addGlobal(i32, 0)
+	b.g.gDirty = m.addGlobal(i64, 0)
+	b.g.dirtyShift = dirtyGroups(b.g.m.NumSlots)
 }
 
 // runtime generates the search's building blocks (the rule and property
@@ -359,6 +361,8 @@ func (b *builder) runtime() {
 		f := g.copyCur
 		f.name = "copyCur"
 		f.copyWords(func() { f.i32Const(int32(l.work)) }, func() { f.i32Const(int32(l.cur)) }, 8*g.m.NumSlots, unrollCopyShared)
+		f.i64Const(0)
+		f.globalSet(g.gDirty)
 	}
 
 	// packFrom(dst, src) -> 1 if the working slots differ from the
@@ -1255,9 +1259,22 @@ func (b *builder) packFromFunc(set slotSet) *fn {
 	const dst, src = 0, 1
 	v, w, c, differs := f.local(i64), f.local(i64), f.local(i64), f.local(i32)
 	f.copyWords(func() { f.get(dst) }, func() { f.get(src) }, l.sbPad, unrollCopy)
+	group := -1 // the dirty group whose test is open
 	for i := range g.m.Leaves {
 		if !set.all && !set.slots[i] {
 			continue
+		}
+		if k := (8 * i) >> g.dirtyShift; k != group {
+			if group >= 0 {
+				f.end()
+			}
+			group = k
+			f.globalGet(g.gDirty)
+			f.i64Const(bitsOf(1 << uint(k)))
+			f.i64And()
+			f.i64Const(0)
+			f.i64Ne()
+			f.if_()
 		}
 		lf := &g.m.Leaves[i]
 		off := uint32(lf.Offset >> 3)
@@ -1292,6 +1309,12 @@ func (b *builder) packFromFunc(set slotSet) *fn {
 		f.i64Store(off)
 		f.end()
 	}
+	if group >= 0 {
+		f.end()
+	}
+	// Every slot is the current one's again.
+	f.i64Const(0)
+	f.globalSet(g.gDirty)
 	f.get(differs)
 	return f
 }

@@ -67,6 +67,7 @@ func (u *unit) copyAggregate(dst, src place, dt, st *murphi.Type, pos murphi.Pos
 	d, s := f.local(i32), f.local(i32)
 	dst.push(u)
 	f.set(d)
+	u.dirty(dst, int32(d), n)
 	src.push(u)
 	f.set(s)
 	f.copyWords(func() { f.get(d) }, func() { f.get(s) }, 8*n, unrollCopy)
@@ -108,6 +109,7 @@ func (u *unit) fill(p place, vals []int64) {
 	a := f.local(i32)
 	p.push(u)
 	f.set(a)
+	u.dirty(p, int32(a), len(vals))
 	if len(vals) > 64 && allSame(vals) {
 		// A loop: large arrays would make large code.
 		i := f.local(i32)
@@ -207,6 +209,7 @@ func (u *unit) stmt(s murphi.Stmt) {
 		u.wrote(dst)
 		dst.push(u)
 		f.set(a)
+		u.dirty(dst, int32(a), 1)
 		u.expr(s.Rhs)
 		f.set(v)
 		u.storeCheck(dst.typ, rt.Type, v, s.Assign)
@@ -485,6 +488,14 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 				p = u.addrPlace(p)
 			}
 			u.wrote(p) // the procedure may write it
+			if p.static {
+				u.dirty(p, -1, size)
+			} else {
+				a := f.local(i32)
+				p.push(u)
+				f.set(a)
+				u.dirty(p, int32(a), size)
+			}
 			args[i] = p
 			continue
 		}
