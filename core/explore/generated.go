@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -244,13 +245,11 @@ func (gs *genSearch) addLevel(n int64) {
 }
 
 // violation reports the module's invariant failure or deadlock, with a
-// counterexample rebuilt from its trail.
+// counterexample rebuilt from its records (see pathRules).
 func (gs *genSearch) violation(st uint64) error {
 	s := gs.s
 	head := gs.infoAt(wasmgen.InfoHead)
-	if err := gs.loadTrail(gs.infoAt(wasmgen.InfoStates)); err != nil {
-		return &errNotGenerated{why: "the generated trail could not be read: " + err.Error()}
-	}
+	s.pathRules = gs.pathRules
 	if st == wasmgen.StatusDeadlock {
 		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, head, -1, nil)
 		return nil
@@ -272,39 +271,67 @@ func (gs *genSearch) violation(st uint64) error {
 	return nil
 }
 
-// loadTrail appends the module's trail records from the trail's length
-// to n (every state the module added).
-func (gs *genSearch) loadTrail(n int64) error {
-	t := gs.s.trail
+// pathRules returns the rules of the path to state id, as the trail
+// would give them: the module's records keep each state's parent but not
+// the rule that led to it, so each step's rule is found again as the
+// first rule instance that leads from the parent's state to the state's.
+// That is the one the search recorded: breadth-first, the parent's rules
+// fire in order, and an earlier one would have found the state first.
+// The start states are the trail's, with their start state's index.
+func (gs *genSearch) pathRules(id int64) ([]int32, error) {
+	s := gs.s
 	rec := gs.mod.RecordBytes
-	const chunk = 1 << 14 // the module's records per chunk
-	buf := make([]byte, chunk*rec)
-	for id := t.Len(); id < n; {
+	var path [][]byte // the states' records, from id back to a start state
+	for id >= s.trail.Len() {
 		at, err := gs.inst.Call("record", uint64(id))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		k := chunk - id%chunk
-		if k > n-id {
-			k = n - id
+		r := make([]byte, rec)
+		if err := gs.inst.Read(uint32(at), r); err != nil {
+			return nil, err
 		}
-		b := buf[:k*int64(rec)]
-		if err := gs.inst.Read(uint32(at), b); err != nil {
-			return err
-		}
-		for j := int64(0); j < k; j++ {
-			r := b[j*int64(rec):]
-			parent := int64(binary.LittleEndian.Uint32(r[rec-8:]))
-			if parent == wasmgen.NoParent {
-				parent = -1
-			}
-			if _, err := t.Append(parent, binary.LittleEndian.Uint32(r[rec-4:])); err != nil {
-				return err
-			}
-		}
-		id += k
+		path = append(path, r)
+		id = int64(binary.LittleEndian.Uint32(r[rec-4:]))
 	}
-	return nil
+	_, start, err := s.trail.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	at, err := gs.inst.Call("record", uint64(id))
+	if err != nil {
+		return nil, err
+	}
+	root := make([]byte, rec)
+	if err := gs.inst.Read(uint32(at), root); err != nil {
+		return nil, err
+	}
+	rules := []int32{int32(start)}
+	un := s.m.NewUnpacker()
+	from, to := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
+	un.Unpack(root[:s.m.StateBytes], from)
+	for k := len(path) - 1; k >= 0; k-- {
+		un.Unpack(path[k][:s.m.StateBytes], to)
+		r := gs.firstRule(from, to)
+		if r < 0 {
+			return nil, fmt.Errorf("no rule leads from state %s to state %s", s.m.FormatState(from), s.m.FormatState(to))
+		}
+		rules = append(rules, int32(r))
+		from, to = to, from
+	}
+	return rules, nil
+}
+
+// firstRule returns the first rule instance that leads from state from to
+// state to, or -1.
+func (gs *genSearch) firstRule(from, to []int64) int {
+	mc := gs.s.mc
+	for r := range gs.s.m.Rules {
+		if fired, err := mc.Fire(from, r); fired && err == nil && slices.Equal(mc.State(), to) {
+			return r
+		}
+	}
+	return -1
 }
 
 func (gs *genSearch) finish() *Result {
@@ -342,7 +369,7 @@ func (v *genVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 
 func (v *genVisited) Insert(_ uint64, s []byte, _ uint64, id int64, _ int) error {
 	// Find just wrote s to the pack buffer, hashed it and set the slot.
-	r, err := v.inst.Call("insert", v.startHash, wasmgen.NoParent, 0)
+	r, err := v.inst.Call("insert", v.startHash, wasmgen.NoParent)
 	if err != nil {
 		return err
 	}

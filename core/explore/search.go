@@ -110,6 +110,10 @@ type searcher struct {
 	// a state is recorded: an engine holding unchecked candidates (found
 	// earlier in breadth-first order) checks them first.
 	beforeViolation func()
+	// pathRules, if set, gives the rules of the path to a kept state (the
+	// start state's index first) in place of the trail: for an engine
+	// whose own store keeps the path but not its rules.
+	pathRules func(id int64) ([]int32, error)
 }
 
 func (s *searcher) recSize() int { return s.m.StateBytes + 12 }

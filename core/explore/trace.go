@@ -37,10 +37,10 @@ func (s *searcher) replayer() *replayer {
 func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep {
 	rp := s.replayer()
 	n := s.m.NumSlots
-	var path []int64
+	var rules []int32 // the path's: a start state's index, then rules
 	if parent != trail.None {
 		var err error
-		if path, err = s.trail.Path(parent); err != nil {
+		if rules, err = s.trailRules(parent); err != nil {
 			s.res.Notes = append(s.res.Notes, "the counterexample could not be rebuilt: "+err.Error())
 			return nil
 		}
@@ -48,12 +48,7 @@ func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep
 	var steps []TraceStep
 	cur := make([]int64, n)   // the concrete state
 	canon := make([]int64, n) // its canonical form, as the search saw it
-	for k, id := range path {
-		_, r, err := s.trail.Get(id)
-		if err != nil {
-			s.res.Notes = append(s.res.Notes, "the counterexample could not be rebuilt: "+err.Error())
-			return nil
-		}
+	for k, r := range rules {
 		if k == 0 {
 			// The root: a start state.
 			if err, _ := rp.mc.RunStart(int(r)); err != nil {
@@ -111,6 +106,27 @@ func (s *searcher) buildTrace(parent int64, rule int32, bad []int64) []TraceStep
 		steps = append(steps, TraceStep{Rule: s.m.Rules[r].Name + " (fails)", State: append([]int64(nil), cur...)})
 	}
 	return steps
+}
+
+// trailRules returns the rules of the path to kept state id: the start
+// state's index, then the rule of each step.
+func (s *searcher) trailRules(id int64) ([]int32, error) {
+	if s.pathRules != nil {
+		return s.pathRules(id)
+	}
+	path, err := s.trail.Path(id)
+	if err != nil {
+		return nil, err
+	}
+	rules := make([]int32, len(path))
+	for k, id := range path {
+		_, r, err := s.trail.Get(id)
+		if err != nil {
+			return nil, err
+		}
+		rules[k] = int32(r)
+	}
+	return rules, nil
 }
 
 // step finds a rule instance leading from cur to a state whose canonical

@@ -68,7 +68,7 @@ func TestIndex(t *testing.T) {
 		if id := find(n, h); id >= 0 {
 			t.Fatalf("state %d (hash %#x) found (id %d) before it was inserted", n, h, id)
 		}
-		r, err := inst.Call("insert", h, wasmgen.NoParent, 0)
+		r, err := inst.Call("insert", h, wasmgen.NoParent)
 		if err != nil {
 			t.Fatal(err)
 		}

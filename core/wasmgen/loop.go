@@ -94,7 +94,7 @@ type Module struct {
 	Stats, Cur, Work, Pack uint32
 	StateBytes             int
 	// RecordBytes is a stored state's record: the packed state (no
-	// padding), then its parent id and rule (uint32 each).
+	// padding), then its parent's id (uint32).
 	RecordBytes int
 	// Rules and Invariants are the instances generated, in the closures'
 	// order.
@@ -197,7 +197,9 @@ func newLayout(m *compile.Model) layout {
 	var l layout
 	l.sb = m.StateBytes
 	l.sbPad = (l.sb + 7) &^ 7
-	l.rec = l.sb + 8 // records are not padded: a search needs less memory
+	// Records are not padded, and keep no rule: a search needs less
+	// memory (a counterexample's rules are found again, see the host).
+	l.rec = l.sb + 4
 	l.stats = 0
 	l.cur = 8 * statsSlots
 	l.work = l.cur + uint32(8*m.NumSlots)
@@ -688,9 +690,9 @@ func (b *builder) runtime() {
 		f.i32Const(1)
 	}
 
-	// insert(h, parent, rule) -> 0, or 1 if memory ran out: adds the state
-	// in the pack buffer, which find(h) just did not find.
-	b.insert = m.newFunc([]byte{i64, i32, i32}, []byte{i32})
+	// insert(h, parent) -> 0, or 1 if memory ran out: adds the state in
+	// the pack buffer, which find(h) just did not find.
+	b.insert = m.newFunc([]byte{i64, i32}, []byte{i32})
 	b.insert.name = "insert"
 	{
 		f := b.insert
@@ -750,15 +752,13 @@ func (b *builder) runtime() {
 		f.get(id)
 		f.call(b.recAddr.idx)
 		f.set(rec)
-		// Whole words: the bytes past the state are the trail's, written
-		// next.
+		// Whole words: the bytes past the state are the parent's, written
+		// next, and the next record's, written when it is added (the last
+		// of a chunk has 16 bytes to spare).
 		f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
 		f.get(rec)
 		f.get(1)
 		f.i32Store(uint32(l.sb))
-		f.get(rec)
-		f.get(2)
-		f.i32Store(uint32(l.sb + 4))
 		f.globalGet(b.gAt)
 		f.get(0)
 		f.i64Const(idBits)
@@ -1196,8 +1196,6 @@ func (b *builder) run(rules []*fn) {
 			f.if_()
 			f.get(h)
 			f.globalGet(b.gHead)
-			f.get(p)
-			f.i32Load(uint32(l.sbPad + 8))
 			f.call(b.insert.idx)
 			f.if_()
 			f.i32Const(StatusMemory)
