@@ -281,8 +281,8 @@ func (gs *genSearch) violation(st uint64) error {
 func (gs *genSearch) pathRules(id int64) ([]int32, error) {
 	s := gs.s
 	rec := gs.mod.RecordBytes
-	var path [][]byte // the states' records, from id back to a start state
-	for id >= s.trail.Len() {
+	var path [][]byte // the states' records, from id back to a start state's
+	for {
 		at, err := gs.inst.Call("record", uint64(id))
 		if err != nil {
 			return nil, err
@@ -292,25 +292,20 @@ func (gs *genSearch) pathRules(id int64) ([]int32, error) {
 			return nil, err
 		}
 		path = append(path, r)
+		if id < s.trail.Len() {
+			break
+		}
 		id = int64(binary.LittleEndian.Uint32(r[rec-4:]))
 	}
 	_, start, err := s.trail.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	at, err := gs.inst.Call("record", uint64(id))
-	if err != nil {
-		return nil, err
-	}
-	root := make([]byte, rec)
-	if err := gs.inst.Read(uint32(at), root); err != nil {
-		return nil, err
-	}
 	rules := []int32{int32(start)}
 	un := s.m.NewUnpacker()
 	from, to := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
-	un.Unpack(root[:s.m.StateBytes], from)
-	for k := len(path) - 1; k >= 0; k-- {
+	un.Unpack(path[len(path)-1][:s.m.StateBytes], from)
+	for k := len(path) - 2; k >= 0; k-- {
 		un.Unpack(path[k][:s.m.StateBytes], to)
 		r := gs.firstRule(from, to)
 		if r < 0 {

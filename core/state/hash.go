@@ -42,6 +42,12 @@ func HashSeed(b []byte, seed uint64) uint64 {
 		h ^= uint64(c) * p5
 		h = bits.RotateLeft64(h, 11) * p1
 	}
+	return avalanche(h)
+}
+
+// avalanche is xxHash64's last mix: every bit of the result depends on
+// every bit of h.
+func avalanche(h uint64) uint64 {
 	h ^= h >> 33
 	h *= p2
 	h ^= h >> 29
@@ -90,12 +96,6 @@ func LaneRound(acc, w uint64) uint64 { return bits.RotateLeft64(acc+w*p2, 31) * 
 // LaneFinish merges the accumulators and the length n and mixes the
 // result so that every bit of it depends on every input bit.
 func LaneFinish(acc [4]uint64, n uint64) uint64 {
-	h := bits.RotateLeft64(acc[0], 1) + bits.RotateLeft64(acc[1], 7) +
-		bits.RotateLeft64(acc[2], 12) + bits.RotateLeft64(acc[3], 18) + n
-	h ^= h >> 33
-	h *= p2
-	h ^= h >> 29
-	h *= p3
-	h ^= h >> 32
-	return h
+	return avalanche(bits.RotateLeft64(acc[0], 1) + bits.RotateLeft64(acc[1], 7) +
+		bits.RotateLeft64(acc[2], 12) + bits.RotateLeft64(acc[3], 18) + n)
 }
