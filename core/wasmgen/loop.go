@@ -215,6 +215,8 @@ type builder struct {
 	o Options
 	// globals
 	gN, gHead, gLevelEnd, gRules, gHeap, gAt, gRule, gInv, gTouch uint32
+	// props: the model has invariants or assumptions for new states.
+	props bool
 	// the index: its directory of blocks (see find), 64 less its depth,
 	// its depth, the block of find's slot, the block splits copy out to
 	gDir, gDirShift, gDepth, gBlk, gProbes, gScratch uint32
@@ -987,6 +989,7 @@ func bitsOf(v uint64) int64 { return int64(v) }
 // checkProps generates checkProps() on the working state: -1 if an
 // assumption fails (discard), k+1 if invariant k fails, else 0.
 func (b *builder) checkProps(invs, assumes []*fn) {
+	b.props = len(invs)+len(assumes) > 0
 	f := b.g.mod.newFunc(nil, []byte{i32})
 	f.name = "checkProps"
 	for _, a := range assumes {
@@ -1173,10 +1176,14 @@ func (b *builder) run(rules []*fn) {
 			f.i32Const(0)
 			f.i32LtS()
 			f.if_()
-			f.i32Const(int32(l.pack))
-			f.i32Const(int32(l.work))
-			f.call(b.unpack.idx)
-			f.call(b.checkProps_.idx)
+			if b.props {
+				f.i32Const(int32(l.pack))
+				f.i32Const(int32(l.work))
+				f.call(b.unpack.idx)
+				f.call(b.checkProps_.idx)
+			} else {
+				f.i32Const(0) // no property to check: no need to unpack
+			}
 			f.tee(prop)
 			f.i32Const(0)
 			f.i32GtS()
