@@ -6,9 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/locus-mc/locus/core/compile"
-	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/state"
+	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/jsrun"
 )
@@ -26,17 +25,9 @@ rule "r" true ==> begin a[1] := 1; end;
 // memory both ways. The hash must be state.LaneHash, as the search's
 // start states need (the module's own hash places them in its index).
 func TestCalls(t *testing.T) {
-	ast, errs := murphi.ParseFile("m.m", []byte(model))
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	ck, errs := murphi.Check(ast)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	m, err := compile.Compile(ck)
-	if err != nil {
-		t.Fatal(err)
+	m, diags := verify.Compile("m.m", []byte(model))
+	if m == nil {
+		t.Fatal(diags)
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{})
 	if err != nil {
