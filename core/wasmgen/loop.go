@@ -636,14 +636,8 @@ func (b *builder) runtime() {
 		f.get(ld)
 		f.i32Sub()
 		f.i32Shl()
-		f.set(span) // half of blk's entries
-		f.get(h)
-		f.i64Const(65)
-		f.get(ld)
-		f.i64ExtendI32U()
-		f.i64Sub()
-		f.i64ShrU()
-		f.i32WrapI64()
+		f.set(span)             // half of blk's entries
+		shiftDown(f, h, 65, ld) // the hash's first ld-1 bits
 		f.i32Const(1)
 		f.i32Shl()
 		f.i32Const(1)
@@ -675,13 +669,7 @@ func (b *builder) runtime() {
 			f.if_()
 			f.get(nb)
 			f.get(blk)
-			f.get(e)
-			f.i64Const(64)
-			f.get(ld)
-			f.i64ExtendI32U()
-			f.i64Sub()
-			f.i64ShrU()
-			f.i32WrapI64()
+			shiftDown(f, e, 64, ld) // its first ld bits
 			f.i32Const(1)
 			f.i32And()
 			f.select_()
@@ -864,6 +852,18 @@ func (b *builder) runtime() {
 	}
 	// record(id) -> the address of state id's record.
 	m.export("record", 0, b.recAddr.idx)
+}
+
+// shiftDown pushes, as an i32, local x (an i64) shifted right by k less
+// local d (an i32): x's first d bits for k = 64.
+func shiftDown(f *fn, x uint32, k int64, d uint32) {
+	f.get(x)
+	f.i64Const(k)
+	f.get(d)
+	f.i64ExtendI32U()
+	f.i64Sub()
+	f.i64ShrU()
+	f.i32WrapI64()
 }
 
 // slotAt pushes the address, less blockHead, of the home slot of the hash
