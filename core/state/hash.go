@@ -56,30 +56,29 @@ func avalanche(h uint64) uint64 {
 	return h
 }
 
-// LaneHash returns a 64-bit hash of b that a long b costs less latency
-// than Hash: its words go round-robin into four accumulators, each mixed
-// by xxHash64's round, so their multiplies overlap instead of each waiting
-// for the last (the generated search hashes every successor with it: a
+// LaneHash returns a 64-bit hash of b, quicker than Hash on a long b: its
+// words go round-robin into four accumulators, each mixed by xxHash64's
+// round, so their multiplies overlap instead of each waiting for the last (the generated search hashes every successor with it: a
 // 141-byte state took 18 dependent rounds). The last partial word is its
 // bytes, little-endian, zero-extended.
 func LaneHash(b []byte) uint64 {
 	acc := LaneSeeds
 	i := 0
 	for ; len(b) >= 8; i++ {
-		acc[i&3] = LaneRound(acc[i&3], binary.LittleEndian.Uint64(b))
+		acc[i&3] = laneRound(acc[i&3], binary.LittleEndian.Uint64(b))
 		b = b[8:]
 	}
 	n := uint64(i)*8 + uint64(len(b))
 	if len(b) > 0 {
 		var w [8]byte
 		copy(w[:], b)
-		acc[i&3] = LaneRound(acc[i&3], binary.LittleEndian.Uint64(w[:]))
+		acc[i&3] = laneRound(acc[i&3], binary.LittleEndian.Uint64(w[:]))
 	}
-	return LaneFinish(acc, n)
+	return laneFinish(acc, n)
 }
 
-// The primes LaneRound and LaneFinish multiply by, for code that
-// generates them.
+// The primes laneRound and laneFinish multiply by, for code that
+// generates LaneHash (core/wasmgen).
 const (
 	LanePrime1 = p1
 	LanePrime2 = p2
@@ -87,15 +86,15 @@ const (
 )
 
 // LaneSeeds are LaneHash's accumulators before the first word
-// (xxHash64's, seed 0).
+// (xxHash64's, seed 0: p1+p2 and -p1, wrapped to 64 bits).
 var LaneSeeds = [4]uint64{p1 + p2 - 1<<64, p2, 0, 1<<64 - p1}
 
-// LaneRound mixes word w into accumulator acc.
-func LaneRound(acc, w uint64) uint64 { return bits.RotateLeft64(acc+w*p2, 31) * p1 }
+// laneRound mixes word w into accumulator acc.
+func laneRound(acc, w uint64) uint64 { return bits.RotateLeft64(acc+w*p2, 31) * p1 }
 
-// LaneFinish merges the accumulators and the length n and mixes the
+// laneFinish merges the accumulators and the length n and mixes the
 // result so that every bit of it depends on every input bit.
-func LaneFinish(acc [4]uint64, n uint64) uint64 {
+func laneFinish(acc [4]uint64, n uint64) uint64 {
 	return avalanche(bits.RotateLeft64(acc[0], 1) + bits.RotateLeft64(acc[1], 7) +
 		bits.RotateLeft64(acc[2], 12) + bits.RotateLeft64(acc[3], 18) + n)
 }

@@ -32,7 +32,7 @@ func TestHashDistinguishes(t *testing.T) {
 	}
 }
 
-// TestLaneHashAvalanche flips each input bit of random inputs and checks
+// TestLaneHashAvalanche flips a random bit of random inputs and checks
 // that every output bit flips about half the time: the generated search
 // indexes by the top bits and by bits 32-40, so none may be weak.
 func TestLaneHashAvalanche(t *testing.T) {

@@ -98,7 +98,9 @@ func TestIndex(t *testing.T) {
 			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n)^1<<40, id)
 		}
 	}
-	// Hash bits 0-31 are the index's tag only: these share a home slot.
+	// The index uses none of hash bits 0-31 (a slot's tag is bits 32-63,
+	// its home bits 32-40, the directory the top bits): these hashes are
+	// all one to it.
 	const same = 0x1234_5678_9abc_def0 &^ (1<<32 - 1)
 	for k := uint64(0); ; k++ {
 		if k > 512 {
