@@ -72,18 +72,21 @@ type Reducer struct {
 	newColor        [][]int32
 	sig             [][]uint64
 	sigF            []uint64
-	perm            [][]int // element -> new label
+	zeroColour      []int32  // every element's colour 0
+	last            []int64  // the leaves of the last state coloured
+	lastSig         []uint64 // and its first-round signatures
+	perm            [][]int  // element -> new label
 	permF           []int
 	elemType        []int32 // the type of each flat element
 	classes         [][]class
-	order           []int
-	elems           int   // total elements over all permuted types
-	active          []int // leaves that involve a permuted type
-	refine          bool  // colours may need more than one round
+	elems           int       // total elements over all permuted types
+	active          []int     // leaves that involve a permuted type
+	rows            [][]int32 // per flat element: the active leaves it indexes
+	valLeaves       [][]int32 // per type: the active leaves that may hold its values
+	refine          bool      // colours may need more than one round
 	classElems      [][]int
 	classGroups     [][]int
 	classUsed       [][]bool
-	tried           []bool
 	Candidates      int64 // candidate permutations tried (statistics)
 }
 
@@ -150,10 +153,34 @@ func New(m *compile.Model, mode Mode) *Reducer {
 			r.refine = true
 		}
 	}
+	r.rows = make([][]int32, off)
+	r.valLeaves = make([][]int32, len(r.types))
+	for _, p := range r.active {
+		li := &r.leaves[p]
+		for i, d := range li.dims {
+			if li.same[i]&(1<<uint(i&31)-1) == 0 { // the first dim naming this element
+				r.rows[d.e] = append(r.rows[d.e], int32(p))
+			}
+		}
+		for t := range r.types {
+			if li.val == t || li.val == -2 {
+				r.valLeaves[t] = append(r.valLeaves[t], int32(p))
+			}
+		}
+	}
 	n := m.NumSlots
 	r.orig, r.tmp, r.best = make([]int64, n), make([]int64, n), make([]int64, n)
 	r.colorF = make([]int32, off)
 	r.sigF = make([]uint64, off)
+	r.zeroColour = make([]int32, off)
+	r.last = make([]int64, n)
+	r.lastSig = make([]uint64, off)
+	for e := range r.lastSig {
+		r.lastSig[e] = 1
+	}
+	for _, p := range r.active {
+		r.addLeaf(&r.leaves[p], 0, r.zeroColour, r.lastSig, 1)
+	}
 	r.permF = make([]int, off)
 	for ti, t := range r.types {
 		for k := 0; k < t.n; k++ {
@@ -168,15 +195,9 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		r.classUsed = append(r.classUsed, make([]bool, t.n))
 	}
 	r.classes = make([][]class, len(r.types))
-	maxN := 0
 	for _, t := range r.types {
 		r.elems += t.n
-		if t.n > maxN {
-			maxN = t.n
-		}
 	}
-	r.order = make([]int, 0, maxN)
-	r.tried = make([]bool, maxN)
 	return r
 }
 
@@ -306,8 +327,17 @@ func (r *Reducer) Canonicalize(s []int64) {
 		copy(s, r.tmp)
 		return
 	}
+	if r.buildClasses(s) {
+		// Within each colour every element is interchangeable with every
+		// other: all candidate labelings give one image.
+		for t := range r.types {
+			r.labelByColour(t)
+		}
+		r.apply(s, r.tmp)
+		copy(s, r.tmp)
+		return
+	}
 	copy(r.orig, s)
-	r.buildClasses(s)
 	first := true
 	r.enumerate(0, 0, 0, &first)
 	copy(s, r.best)
@@ -337,7 +367,11 @@ func (r *Reducer) colour(s []int64) {
 	}
 	prev := r.numColours()
 	for round := 0; round < rounds; round++ {
-		r.signatures(s)
+		if round == 0 {
+			r.firstSignatures(s)
+		} else {
+			r.signatures(s)
+		}
 		for t := range r.types {
 			r.rank(t)
 		}
@@ -373,46 +407,70 @@ func (r *Reducer) signatures(s []int64) {
 		sig[e] = uint64(col[e])*0x9e3779b97f4a7c15 + 1
 	}
 	for _, p := range r.active {
-		li := &r.leaves[p]
-		v := s[p]
-		ve := r.flatElem(li, v)
-		var vabs uint64
-		if ve >= 0 {
-			// The element's type and colour, never its identity.
-			vabs = (uint64(r.elemType[ve]+1)<<40 ^ uint64(col[ve])) * 0xff51afd7ed558ccd
-		} else {
-			vabs = (uint64(v) ^ 0x5bd1e995) * 0xc4ceb9fe1a85ec53
-		}
-		pos := li.posHash
-		for i := range li.dims {
-			pos = (pos ^ uint64(col[li.dims[i].e]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
-		}
-		for i := range li.dims {
-			e := li.dims[i].e
-			self := uint64(0)
-			if ve == e {
-				self = 1
-			}
-			sig[e] += mix(pos ^ vabs ^ uint64(i)<<32 ^ self<<31 ^ uint64(li.same[i])<<20)
-		}
-		if ve >= 0 {
-			same := uint64(0)
-			for j := range li.dims {
-				if li.dims[j].e == ve {
-					same |= 1 << uint(j&63)
-				}
-			}
-			sig[ve] += mix(pos ^ same<<24 ^ 0xabcdef)
-		}
+		r.addLeaf(&r.leaves[p], s[p], col, sig, 1)
 	}
 }
 
-// rank renumbers type t's colours by sorted (old colour, signature).
+// firstSignatures computes the first round's signatures (every colour
+// 0) of s into r.sigF. Signatures are sums of one term per leaf, and the
+// states a search canonicalises one after another (a state's successors)
+// differ in a few leaves: so it keeps the last state's leaves (r.last) and
+// signatures (r.lastSig), and changes only the terms of the leaves that
+// differ.
+func (r *Reducer) firstSignatures(s []int64) {
+	for _, p := range r.active {
+		if v, old := s[p], r.last[p]; v != old {
+			li := &r.leaves[p]
+			r.addLeaf(li, old, r.zeroColour, r.lastSig, ^uint64(0))
+			r.addLeaf(li, v, r.zeroColour, r.lastSig, 1)
+			r.last[p] = v
+		}
+	}
+	copy(r.sigF, r.lastSig)
+}
+
+// addLeaf adds sign (1 or -1) times the terms of leaf li holding v to sig,
+// under colours col.
+func (r *Reducer) addLeaf(li *leafInfo, v int64, col []int32, sig []uint64, sign uint64) {
+	ve := r.flatElem(li, v)
+	var vabs uint64
+	if ve >= 0 {
+		// The element's type and colour, never its identity.
+		vabs = (uint64(r.elemType[ve]+1)<<40 ^ uint64(col[ve])) * 0xff51afd7ed558ccd
+	} else {
+		vabs = (uint64(v) ^ 0x5bd1e995) * 0xc4ceb9fe1a85ec53
+	}
+	pos := li.posHash
+	for i := range li.dims {
+		pos = (pos ^ uint64(col[li.dims[i].e]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
+	}
+	for i := range li.dims {
+		e := li.dims[i].e
+		self := uint64(0)
+		if ve == e {
+			self = 1
+		}
+		sig[e] += sign * mix(pos^vabs^uint64(i)<<32^self<<31^uint64(li.same[i])<<20)
+	}
+	if ve >= 0 {
+		same := uint64(0)
+		for j := range li.dims {
+			if li.dims[j].e == ve {
+				same |= 1 << uint(j&63)
+			}
+		}
+		sig[ve] += sign * mix(pos^same<<24^0xabcdef)
+	}
+}
+
+// rank renumbers type t's colours by sorted (old colour, signature), and
+// leaves its elements in r.classElems[t] in colour order, ties by old
+// order (element index), which is the order labelByColour and
+// buildClasses need.
 func (r *Reducer) rank(t int) {
-	n := r.types[t].n
-	idx := r.order[:0]
-	for e := 0; e < n; e++ {
-		idx = append(idx, e)
+	idx := r.classElems[t]
+	for e := range idx {
+		idx[e] = e
 	}
 	col, sig := r.color[t], r.sig[t]
 	// Insertion sort: element counts are small, and it allocates nothing.
@@ -441,35 +499,13 @@ func (r *Reducer) rank(t int) {
 		nc[e] = c
 	}
 	copy(col, nc)
-	r.order = idx
 }
 
-// labelByColour labels type t's elements in colour order, ties by old order.
+// labelByColour labels type t's elements in colour order, ties by old
+// order (the order rank left).
 func (r *Reducer) labelByColour(t int) {
-	n := r.types[t].n
-	idx := r.order[:0]
-	for e := 0; e < n; e++ {
-		idx = append(idx, e)
-	}
-	sortByColour(idx, r.color[t])
-	for label, e := range idx {
+	for label, e := range r.classElems[t] {
 		r.perm[t][e] = label
-	}
-	r.order = idx
-}
-
-// sortByColour orders elements by colour, keeping their order within a
-// colour: an insertion sort, since element counts are small and it
-// allocates nothing.
-func sortByColour(elems []int, col []int32) {
-	for i := 1; i < len(elems); i++ {
-		e := elems[i]
-		j := i
-		for j > 0 && col[elems[j-1]] > col[e] {
-			elems[j] = elems[j-1]
-			j--
-		}
-		elems[j] = e
 	}
 }
 
@@ -488,31 +524,18 @@ func (r *Reducer) apply(s, dst []int64) {
 	}
 }
 
-// valueOf returns the value naming the element with flat index e relabelled
-// to label, at leaf li.
-func (r *Reducer) valueOf(li *leafInfo, v int64, e, label int) int64 {
-	if li.val >= 0 {
-		return li.valLo + int64(label)
-	}
-	for _, t := range r.types {
-		if t.lo <= v && v < t.lo+int64(t.n) {
-			return t.lo + int64(label)
-		}
-	}
-	return v
-}
-
 // buildClasses groups each type's elements by colour and, within a colour,
-// into interchangeable groups (their transposition fixes the state).
-func (r *Reducer) buildClasses(s []int64) {
+// into interchangeable groups (their transposition fixes the state). It
+// reports whether every class is one group.
+func (r *Reducer) buildClasses(s []int64) bool {
+	for e := range r.permF {
+		r.permF[e] = int(e - r.types[r.elemType[e]].off)
+	}
+	single := true
 	for t := range r.types {
 		n := r.types[t].n
 		col := r.color[t]
-		elems, groups := r.classElems[t], r.classGroups[t]
-		for e := 0; e < n; e++ {
-			elems[e] = e
-		}
-		sortByColour(elems, col)
+		elems, groups := r.classElems[t], r.classGroups[t] // elems in colour order (rank)
 		r.classes[t] = r.classes[t][:0]
 		for lo := 0; lo < n; {
 			hi := lo + 1
@@ -536,20 +559,26 @@ func (r *Reducer) buildClasses(s []int64) {
 				}
 				g++
 			}
+			single = single && g == 1
 			r.classes[t] = append(r.classes[t], cl)
 			lo = hi
 		}
 	}
+	return single
 }
 
-// swapFixes reports whether exchanging elements a and b of type t leaves s unchanged.
+// swapFixes reports whether exchanging elements a and b of type t leaves s
+// unchanged. r.perm must be the identity; it is again on return.
 func (r *Reducer) swapFixes(s []int64, t, a, b int) bool {
-	for u := range r.types {
-		for e := range r.perm[u] {
-			r.perm[u][e] = e
-		}
-	}
-	r.perm[t][a], r.perm[t][b] = b, a
+	perm := r.perm[t]
+	perm[a], perm[b] = b, a
+	fixes := r.swapFixesSet(s, t, a, b)
+	perm[a], perm[b] = a, b
+	return fixes
+}
+
+// swapFixesSet is swapFixes once r.perm holds the swap.
+func (r *Reducer) swapFixesSet(s []int64, t, a, b int) bool {
 	if len(r.m.Multisets) > 0 {
 		// Entries move under the swap and must be re-sorted: compare
 		// whole images.
@@ -562,10 +591,16 @@ func (r *Reducer) swapFixes(s []int64, t, a, b int) bool {
 		return true
 	}
 	// Without multisets the swap fixes s iff every active leaf, moved and
-	// relabelled, lands on an equal value: check in place, stopping early.
-	for _, p := range r.active {
-		if q, v := r.image(p, s[p]); s[q] != v {
-			return false
+	// relabelled, lands on an equal value. Only the leaves a or b index
+	// move, and only those that may hold a value of t are relabelled. Of
+	// the moved ones, a's suffice: the swap is its own inverse, so a leaf
+	// of b's lands right iff the leaf of a's it swaps with does. Check
+	// those, stopping early.
+	for _, rows := range [2][]int32{r.rows[r.types[t].off+a], r.valLeaves[t]} {
+		for _, p := range rows {
+			if q, v := r.image(int(p), s[p]); s[q] != v {
+				return false
+			}
 		}
 	}
 	return true
@@ -581,8 +616,17 @@ func (r *Reducer) image(p int, v int64) (int, int64) {
 		d := &li.dims[i]
 		q += (perm[d.e] - d.k) * d.stride
 	}
-	if e := r.flatElem(li, v); e >= 0 {
-		v = r.valueOf(li, v, e, perm[e])
+	switch {
+	case li.val >= 0:
+		if k := v - li.valLo; uint64(k) < uint64(li.valN) {
+			v = li.valLo + int64(perm[li.valOff+int(k)])
+		}
+	case li.val == -2 && v != r.undef:
+		for _, t := range r.types {
+			if k := v - t.lo; uint64(k) < uint64(t.n) {
+				return q, t.lo + int64(perm[t.off+int(k)])
+			}
+		}
 	}
 	return q, v
 }

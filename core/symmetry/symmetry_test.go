@@ -121,13 +121,52 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
+// successors returns up to limit successors (not canonicalised) met by a
+// breadth-first search that keeps states in r's canonical form: the inputs
+// Canonicalize meets in a search, duplicates included.
+func successors(m *compile.Model, r *Reducer, limit int) [][]int64 {
+	mc := m.NewMachine()
+	seen := map[string]bool{}
+	buf := make([]byte, m.StateBytes)
+	var queue, out [][]int64
+	add := func(s []int64) {
+		if len(out) < limit {
+			out = append(out, append([]int64(nil), s...))
+		}
+		c := append([]int64(nil), s...)
+		r.Canonicalize(c)
+		m.Pack(c, buf)
+		if !seen[string(buf)] {
+			seen[string(buf)] = true
+			queue = append(queue, c)
+		}
+	}
+	for i := range m.Starts {
+		if err, _ := mc.RunStart(i); err == nil {
+			add(mc.State())
+		}
+	}
+	for i := 0; i < len(queue) && len(out) < limit; i++ {
+		for from := 0; from < len(m.Rules); {
+			_, err, at := mc.Expand(queue[i], from, func(_ int, s []int64) bool { add(s); return true })
+			if err == nil {
+				break
+			}
+			from = at + 1
+		}
+	}
+	return out
+}
+
+// BenchmarkCanonicalize canonicalises the successors a reduced search
+// meets, in its order.
 func BenchmarkCanonicalize(b *testing.B) {
-	for _, path := range []string{models[2], models[1], models[7]} {
+	for _, path := range []string{models[2], models[1], models[4], models[7]} {
 		b.Run(filepath.Base(path), func(b *testing.B) {
 			t := &testing.T{}
 			m := compileFile(t, path)
-			states := reachable(m, 2000)
 			r := New(m, Exact)
+			states := successors(m, r, 20000)
 			s := make([]int64, m.NumSlots)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -136,5 +175,110 @@ func BenchmarkCanonicalize(b *testing.B) {
 				r.Canonicalize(s)
 			}
 		})
+	}
+}
+
+// swapModel has scalarset values and indices in every position the
+// reducer distinguishes: a row of a record, a matrix over one type, a
+// type indexing another's values, and a union.
+const swapModel = `
+const N: 4;
+type pid: scalarset(N);
+  other: scalarset(3);
+  rec: record owner: pid; mark: 0..3; peer: array[pid] of boolean; end;
+var next: array[pid] of pid;
+  m: array[pid] of array[pid] of 0..2;
+  r: array[pid] of rec;
+  who: pid;
+  o: array[other] of pid;
+  u: union {pid, other};
+startstate begin undefine next; undefine m; undefine r; undefine who; undefine o; undefine u; end;
+rule "step" true ==> begin who := who; end;
+`
+
+// TestSwapFixes checks swapFixes, which looks only at the leaves a swap
+// may change, against its definition (the swapped state equals the
+// state) on random states made fixed by the swap, some then changed in
+// one leaf.
+func TestSwapFixes(t *testing.T) {
+	ast, errs := murphi.ParseFile("swap.m", []byte(swapModel))
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	ck, errs := murphi.Check(ast)
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	m, err := compile.Compile(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(m, Exact)
+	rng := rand.New(rand.NewSource(2))
+	s, swapped := make([]int64, m.NumSlots), make([]int64, m.NumSlots)
+	identity := func() {
+		for ti, pt := range r.types {
+			for e := 0; e < pt.n; e++ {
+				r.perm[ti][e] = e
+			}
+		}
+	}
+	fixed := 0
+	for trial := 0; trial < 20000; trial++ {
+		ti := rng.Intn(len(r.types))
+		n := r.types[ti].n
+		a := rng.Intn(n)
+		b := (a + 1 + rng.Intn(n-1)) % n
+		// A random state, then every leaf the swap moves set to the
+		// image of its partner, and every leaf it leaves in place given
+		// a value the swap keeps.
+		for p := range s {
+			li := &r.leaves[p]
+			switch {
+			case li.val >= 0 || li.val == -2:
+				pt := r.types[rng.Intn(len(r.types))]
+				if li.val >= 0 {
+					pt = r.types[li.val]
+				}
+				s[p] = pt.lo + int64(rng.Intn(pt.n))
+			default:
+				s[p] = int64(rng.Intn(3))
+			}
+		}
+		identity()
+		r.perm[ti][a], r.perm[ti][b] = b, a
+		for _, p := range r.active {
+			q, v := r.image(p, s[p])
+			if q > p {
+				s[q] = v
+				if q2, v2 := r.image(q, v); q2 != p || v2 != s[p] {
+					s[p] = v2 // v's image is s[p] again only if s[p] was kept
+				}
+			} else if q == p && v != s[p] {
+				s[p] = r.types[ti].lo + int64(r.types[ti].n) // not a value of ti: kept
+				if li := &r.leaves[p]; li.val >= 0 {
+					s[p] = r.undef
+				}
+			}
+		}
+		if trial%2 == 1 {
+			s[r.active[rng.Intn(len(r.active))]] += int64(1 + rng.Intn(2))
+		}
+		r.apply(s, swapped)
+		want := true
+		for i := range s {
+			want = want && s[i] == swapped[i]
+		}
+		identity()
+		if got := r.swapFixes(s, ti, a, b); got != want {
+			t.Fatalf("swapFixes(type %d, %d, %d) = %v, want %v, state:\n%s", ti, a, b, got, want, m.FormatState(s))
+		}
+		if want {
+			fixed++
+		}
+	}
+	t.Logf("%d of 20000 fixed", fixed)
+	if fixed < 5000 {
+		t.Fatalf("only %d of the states were fixed by their swap: the test builds too few", fixed)
 	}
 }
