@@ -310,37 +310,35 @@ func (r *Reducer) flatElem(li *leafInfo, v int64) int {
 func (r *Reducer) Canonicalize(s []int64) {
 	r.m.SortMultisets(s)
 	r.colour(s)
-	if r.mode == Heuristic {
-		for t := range r.types {
-			r.labelByColour(t)
-		}
-		r.apply(s, r.tmp)
-		copy(s, r.tmp)
-		return
-	}
-	if r.numColours() == r.elems {
-		// Every element has its own colour: one candidate.
-		for t := range r.types {
-			r.labelByColour(t)
-		}
-		r.apply(s, r.tmp)
-		copy(s, r.tmp)
-		return
-	}
-	if r.buildClasses(s) {
-		// Within each colour every element is interchangeable with every
-		// other: all candidate labelings give one image.
-		for t := range r.types {
-			r.labelByColour(t)
-		}
-		r.apply(s, r.tmp)
-		copy(s, r.tmp)
+	if r.mode == Heuristic || r.numColours() == r.elems || r.buildClasses(s) {
+		// Heuristic: one candidate by definition. Exact: every element
+		// has its own colour, or within each colour every element is
+		// interchangeable with every other, so that all candidates give
+		// one image.
+		r.relabelByColour(s)
 		return
 	}
 	copy(r.orig, s)
 	first := true
 	r.enumerate(0, 0, 0, &first)
 	copy(s, r.best)
+}
+
+// relabelByColour relabels s in place, each type's elements in colour
+// order, ties by old order.
+func (r *Reducer) relabelByColour(s []int64) {
+	identity := true
+	for t := range r.types {
+		for label, e := range r.classElems[t] {
+			r.perm[t][e] = label
+			identity = identity && e == label
+		}
+	}
+	if identity {
+		return
+	}
+	r.apply(s, r.tmp)
+	copy(s, r.tmp)
 }
 
 // mix is splitmix64's finaliser: a strong 64-bit mixer for signatures.
@@ -465,7 +463,7 @@ func (r *Reducer) addLeaf(li *leafInfo, v int64, col []int32, sig []uint64, sign
 
 // rank renumbers type t's colours by sorted (old colour, signature), and
 // leaves its elements in r.classElems[t] in colour order, ties by old
-// order (element index), which is the order labelByColour and
+// order (element index), which is the order relabelByColour and
 // buildClasses need.
 func (r *Reducer) rank(t int) {
 	idx := r.classElems[t]
@@ -499,14 +497,6 @@ func (r *Reducer) rank(t int) {
 		nc[e] = c
 	}
 	copy(col, nc)
-}
-
-// labelByColour labels type t's elements in colour order, ties by old
-// order (the order rank left).
-func (r *Reducer) labelByColour(t int) {
-	for label, e := range r.classElems[t] {
-		r.perm[t][e] = label
-	}
 }
 
 // apply writes into dst the state s with every permuted type's elements
