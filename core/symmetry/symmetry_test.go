@@ -16,6 +16,11 @@ func compileFile(t *testing.T, path string) *compile.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return compileSource(t, path, src)
+}
+
+func compileSource(t *testing.T, path string, src []byte) *compile.Model {
+	t.Helper()
 	ast, errs := murphi.ParseFile(path, src)
 	if errs.HasErrors() {
 		t.Fatal(errs)
@@ -31,37 +36,52 @@ func compileFile(t *testing.T, path string) *compile.Model {
 	return m
 }
 
-// reachable returns up to limit states found by breadth-first search
-// without symmetry reduction.
-func reachable(m *compile.Model, limit int) [][]int64 {
+// search runs a breadth-first search that keeps states in the form
+// normalise gives them, and returns its first limit states (successors
+// false) or the first limit successors it met, before normalising,
+// duplicates included (successors true).
+func search(m *compile.Model, normalise func([]int64), limit int, successors bool) [][]int64 {
 	mc := m.NewMachine()
 	seen := map[string]bool{}
 	buf := make([]byte, m.StateBytes)
-	var out [][]int64
+	var queue, met [][]int64
 	add := func(s []int64) {
-		c := append([]int64(nil), s...)
-		m.SortMultisets(c)
-		m.Pack(c, buf)
-		if !seen[string(buf)] && len(out) < limit {
-			seen[string(buf)] = true
-			out = append(out, c)
+		if len(met) < limit {
+			met = append(met, append([]int64(nil), s...))
 		}
+		c := append([]int64(nil), s...)
+		normalise(c)
+		m.Pack(c, buf)
+		if !seen[string(buf)] && (successors || len(queue) < limit) {
+			seen[string(buf)] = true
+			queue = append(queue, c)
+		}
+	}
+	out := &queue
+	if successors {
+		out = &met
 	}
 	for i := range m.Starts {
 		if err, _ := mc.RunStart(i); err == nil {
 			add(mc.State())
 		}
 	}
-	for i := 0; i < len(out) && len(out) < limit; i++ {
+	for i := 0; i < len(queue) && len(*out) < limit; i++ {
 		for from := 0; from < len(m.Rules); {
-			_, err, at := mc.Expand(out[i], from, func(_ int, s []int64) bool { add(s); return true })
+			_, err, at := mc.Expand(queue[i], from, func(_ int, s []int64) bool { add(s); return true })
 			if err == nil {
 				break
 			}
 			from = at + 1
 		}
 	}
-	return out
+	return *out
+}
+
+// reachable returns up to limit states found by breadth-first search
+// without symmetry reduction.
+func reachable(m *compile.Model, limit int) [][]int64 {
+	return search(m, m.SortMultisets, limit, false)
 }
 
 var models = []string{
@@ -121,43 +141,6 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
-// successors returns up to limit successors (not canonicalised) met by a
-// breadth-first search that keeps states in r's canonical form: the inputs
-// Canonicalize meets in a search, duplicates included.
-func successors(m *compile.Model, r *Reducer, limit int) [][]int64 {
-	mc := m.NewMachine()
-	seen := map[string]bool{}
-	buf := make([]byte, m.StateBytes)
-	var queue, out [][]int64
-	add := func(s []int64) {
-		if len(out) < limit {
-			out = append(out, append([]int64(nil), s...))
-		}
-		c := append([]int64(nil), s...)
-		r.Canonicalize(c)
-		m.Pack(c, buf)
-		if !seen[string(buf)] {
-			seen[string(buf)] = true
-			queue = append(queue, c)
-		}
-	}
-	for i := range m.Starts {
-		if err, _ := mc.RunStart(i); err == nil {
-			add(mc.State())
-		}
-	}
-	for i := 0; i < len(queue) && len(out) < limit; i++ {
-		for from := 0; from < len(m.Rules); {
-			_, err, at := mc.Expand(queue[i], from, func(_ int, s []int64) bool { add(s); return true })
-			if err == nil {
-				break
-			}
-			from = at + 1
-		}
-	}
-	return out
-}
-
 // BenchmarkCanonicalize canonicalises the successors a reduced search
 // meets, in its order.
 func BenchmarkCanonicalize(b *testing.B) {
@@ -166,7 +149,7 @@ func BenchmarkCanonicalize(b *testing.B) {
 			t := &testing.T{}
 			m := compileFile(t, path)
 			r := New(m, Exact)
-			states := successors(m, r, 20000)
+			states := search(m, r.Canonicalize, 20000, true)
 			s := make([]int64, m.NumSlots)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -201,18 +184,7 @@ rule "step" true ==> begin who := who; end;
 // state) on random states made fixed by the swap, some then changed in
 // one leaf.
 func TestSwapFixes(t *testing.T) {
-	ast, errs := murphi.ParseFile("swap.m", []byte(swapModel))
-	if errs.HasErrors() {
-		t.Fatal(errs)
-	}
-	ck, errs := murphi.Check(ast)
-	if errs.HasErrors() {
-		t.Fatal(errs)
-	}
-	m, err := compile.Compile(ck)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := compileSource(t, "swap.m", []byte(swapModel))
 	r := New(m, Exact)
 	rng := rand.New(rand.NewSource(2))
 	s, swapped := make([]int64, m.NumSlots), make([]int64, m.NumSlots)
