@@ -57,6 +57,11 @@ type leafInfo struct {
 	same    []uint32 // per dim: which dims index the same element (a bit set)
 }
 
+// rowMove is an active leaf p in row k of one permuted type's element
+// (flat index e), holding no element: apply moves it by stride slots per
+// label, and keeps its value.
+type rowMove struct{ p, e, k, stride int32 }
+
 // Reducer canonicalises states of one model. Not safe for concurrent use.
 type Reducer struct {
 	m      *compile.Model
@@ -82,6 +87,8 @@ type Reducer struct {
 	elems           int       // total elements over all permuted types
 	active          []int     // leaves that involve a permuted type
 	rows            [][]int32 // per flat element: the active leaves it indexes
+	rowMoves        []rowMove // the active leaves in one row of one element, holding no element
+	otherActive     []int32   // the other active leaves
 	valLeaves       [][]int32 // per type: the active leaves that may hold its values
 	refine          bool      // colours may need more than one round
 	classElems      [][]int
@@ -151,6 +158,14 @@ func New(m *compile.Model, mode Mode) *Reducer {
 		}
 		if n >= 2 {
 			r.refine = true
+		}
+	}
+	for _, p := range r.active {
+		if li := &r.leaves[p]; len(li.dims) == 1 && li.val == -1 {
+			d := li.dims[0]
+			r.rowMoves = append(r.rowMoves, rowMove{int32(p), int32(d.e), int32(d.k), int32(d.stride)})
+		} else {
+			r.otherActive = append(r.otherActive, int32(p))
 		}
 	}
 	r.rows = make([][]int32, off)
@@ -505,8 +520,12 @@ func (r *Reducer) rank(t int) {
 // others are a permutation of themselves.
 func (r *Reducer) apply(s, dst []int64) {
 	copy(dst, s)
-	for _, p := range r.active {
-		q, v := r.image(p, s[p])
+	perm := r.permF
+	for _, mv := range r.rowMoves {
+		dst[int(mv.p)+(perm[mv.e]-int(mv.k))*int(mv.stride)] = s[mv.p]
+	}
+	for _, p := range r.otherActive {
+		q, v := r.image(int(p), s[p])
 		dst[q] = v
 	}
 	if len(r.m.Multisets) > 0 {
