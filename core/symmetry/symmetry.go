@@ -284,25 +284,8 @@ func (r *Reducer) shapeOf(slot int, dims []dim, msOffset int) uint64 {
 	return uint64(base)
 }
 
-// elemOf returns the permuted type and element of value v at leaf li.
-func (r *Reducer) elemOf(li *leafInfo, v int64) (int, int, bool) {
-	if v == r.undef || li.val == -1 {
-		return 0, 0, false
-	}
-	if li.val >= 0 {
-		t := r.types[li.val]
-		return li.val, int(v - t.lo), true
-	}
-	for i, t := range r.types {
-		if t.lo <= v && v < t.lo+int64(t.n) {
-			return i, int(v - t.lo), true
-		}
-	}
-	return 0, 0, false
-}
-
 // flatElem returns the flat index of the element value v names at leaf li,
-// or -1: the hot-path form of elemOf.
+// or -1.
 func (r *Reducer) flatElem(li *leafInfo, v int64) int {
 	if li.val >= 0 {
 		if k := v - li.valLo; uint64(k) < uint64(li.valN) {
