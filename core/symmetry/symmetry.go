@@ -160,18 +160,17 @@ func New(m *compile.Model, mode Mode) *Reducer {
 			r.refine = true
 		}
 	}
+	// The tables of active leaves apply and swapFixes walk.
+	r.rows = make([][]int32, off)
+	r.valLeaves = make([][]int32, len(r.types))
 	for _, p := range r.active {
-		if li := &r.leaves[p]; len(li.dims) == 1 && li.val == -1 {
+		li := &r.leaves[p]
+		if len(li.dims) == 1 && li.val == -1 {
 			d := li.dims[0]
 			r.rowMoves = append(r.rowMoves, rowMove{int32(p), int32(d.e), int32(d.k), int32(d.stride)})
 		} else {
 			r.otherActive = append(r.otherActive, int32(p))
 		}
-	}
-	r.rows = make([][]int32, off)
-	r.valLeaves = make([][]int32, len(r.types))
-	for _, p := range r.active {
-		li := &r.leaves[p]
 		for i, d := range li.dims {
 			if li.same[i]&(1<<uint(i&31)-1) == 0 { // the first dim naming this element
 				r.rows[d.e] = append(r.rows[d.e], int32(p))
