@@ -417,9 +417,17 @@ func (s *searcher) keep(slots []int64, buf []byte, h, at uint64, parent int64, r
 	if s.inserted != nil {
 		s.inserted(h)
 	}
-	if _, err := s.trail.Append(parent, rule); err != nil {
-		s.incomplete(err)
-		return -1, false, true
+	for {
+		_, err := s.trail.Append(parent, rule)
+		if err == nil {
+			break
+		}
+		// The trail's growth may be what fills the budget: the engine
+		// makes room as for the set (auto compacts it, bfs spills).
+		if !isExhausted(err) || s.full == nil || !s.full(err) {
+			s.incomplete(err)
+			return -1, false, true
+		}
 	}
 	if s.opts.Observe != nil {
 		s.opts.Observe(buf)
