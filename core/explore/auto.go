@@ -48,8 +48,9 @@ func init() {
 			"hash compaction (a tiny chance of missing a state, bounded in the result: 64-bit signatures when storage is available, else 40-bit); " +
 			"then, with storage, disk-based BFS (ldbfs) on the signatures (straight from the exact phase when they would not fit in memory; " +
 			"states of at most 8 bytes go to disk whole), else a cache of recent states. " +
-			"The result says which guarantee holds.",
-		Levels: true, ShortestTraces: true, UsesStorage: true, Checkpoints: true,
+			"The result says which guarantee holds. On several workers the exact phase runs in parallel; if their visited sets fill the budget, " +
+			"the search starts over on one worker, which goes on as above.",
+		Levels: true, ShortestTraces: true, UsesStorage: true, Checkpoints: true, Parallel: true,
 		Params: []job.ParamInfo{
 			{Name: "revisits", Title: "In cache mode, stop after this many times the known states were inserted with nothing new found", Default: 3, Min: 1, Max: 1000},
 			{Name: "disk", Title: "When even signatures fill the budget: 1 goes on with them on disk (LDBFS) if storage is available, 0 with a cache of recent states", Default: 1, Min: 0, Max: 1, Integer: true},
@@ -97,7 +98,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 	var genNote string
 	if opts.Generated != nil {
 		var r *Result
-		if r, genNote = tryGenerated(ctx, m, opts); r != nil {
+		if r, genNote = generatedFirst(ctx, m, opts); r != nil {
 			r.Phases = []string{store.KindExact}
 			if opts.Checkpoint {
 				r.Notes = append(r.Notes, ckNote)
@@ -108,6 +109,24 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 			return &Result{Verdict: Incomplete, Reason: genNote}
 		}
 	}
+	var notes []string
+	if genNote != "" {
+		notes = append(notes, genNote)
+	}
+	if opts.Workers > 1 {
+		r, note := autoParallel(ctx, m, opts)
+		if r != nil {
+			r.Notes = append(r.Notes, notes...)
+			if opts.Checkpoint {
+				r.Notes = append(r.Notes, ckNote)
+			}
+			return r
+		}
+		opts.Workers, opts.Parts = 1, nil
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
 		return failed
@@ -115,9 +134,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 	if opts.Checkpoint {
 		s.res.Notes = append(s.res.Notes, ckNote)
 	}
-	if genNote != "" {
-		s.res.Notes = append(s.res.Notes, genNote)
-	}
+	s.res.Notes = append(s.res.Notes, notes...)
 	exact, err := store.NewExactBits(m.StateBits, s.b, state.Hash)
 	if err != nil {
 		return abandon(s, err)
@@ -211,6 +228,25 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 		r = disk.finish(r)
 	}
 	return r
+}
+
+// autoParallel runs auto's exact phase over opts.Workers workers: the
+// result if that search ended, or nil and a note if it must start over on
+// one worker, which can go on past the exact phase (the parallel search
+// cannot turn its visited sets into signatures or move them to disk).
+func autoParallel(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
+	if why := oneWorkerOnly(m, opts); why != "" {
+		return nil, why
+	}
+	r := parallelSearch(ctx, m, opts)
+	if !r.ranOut || ctx.Err() != nil {
+		r.Phases = []string{store.KindExact}
+		return r, ""
+	}
+	if p, ok := opts.Parts.(PartReleaser); ok {
+		p.Release()
+	}
+	return nil, fmt.Sprintf("the exact search on %d workers filled the memory budget at %d states: it started over on one worker, which goes on past the exact phase", opts.Workers, r.States)
 }
 
 // diskReservePart names the memory auto sets aside for going on disk.

@@ -264,3 +264,30 @@ func TestGeneratedBesideRace(t *testing.T) {
 		t.Fatalf("under a budget: code_gen %q, notes %+v", got.CodeGen, got.Diagnostics)
 	}
 }
+
+// TestGeneratedFirstOnFewWorkers runs bfs and auto asked for two workers
+// with a runtime for generated code (as the browser does): where the code
+// covers the model it runs the search on one worker; where it does not
+// (symmetry), the closures run on both.
+func TestGeneratedFirstOnFewWorkers(t *testing.T) {
+	file := "../../../shared/models/cmurphi/mux/mcslock1.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, algo := range []string{"bfs", "auto"} {
+		for _, sym := range []string{"off", "exact"} {
+			o := verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym, Workers: 2}, Generated: wazerorun.Runtime{}}
+			want := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym}})
+			got := verify.Check(context.Background(), file, src, o)
+			if *got.States != *want.States || got.RulesFired != want.RulesFired || got.Verdict != want.Verdict {
+				t.Fatalf("%s, symmetry %s: %s %d states %d rules, want %s %d %d", algo, sym, got.Verdict, *got.States, got.RulesFired, want.Verdict, *want.States, want.RulesFired)
+			}
+			generated := sym == "off"
+			if (got.CodeGen != "") != generated || (got.Workers == 1) != generated ||
+				hasNote(got, "in code generated for the model, one is faster") != generated {
+				t.Fatalf("%s, symmetry %s: code %q on %d workers, notes %+v", algo, sym, got.CodeGen, got.Workers, got.Diagnostics)
+			}
+		}
+	}
+}

@@ -31,7 +31,15 @@ func init() {
 			r.Notes = append(r.Notes, why)
 			return r
 		}
-		return parallelSearch(ctx, m, opts)
+		r, note := generatedFirst(ctx, m, opts)
+		if r != nil {
+			return r
+		}
+		r = parallelSearch(ctx, m, opts)
+		if note != "" {
+			r.Notes = append(r.Notes, note)
+		}
+		return r
 	}).generated = true
 	register(job.EngineInfo{
 		Name:  "dfs",
@@ -167,6 +175,23 @@ func exactHint(s *searcher) string {
 		"(goes on with 64-bit signatures: in memory at about %.0f bytes per state where they fit, then on disk) or --algo cbfs",
 		per, budget.FormatBytes(s.b.Limit()), budget.FormatBytes(twice), int64(float64(twice)/per),
 		budget.FormatBytes(s.b.Limit()), sigPer)
+}
+
+// generatedFirst runs a search in generated code on one worker, where
+// opts.Generated covers it: asked of a few workers (opts.Workers up to
+// besideTakeOver), that beats the closures on them (see there). It returns
+// the result, or nil and the note to give on the closures' result.
+func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
+	if opts.Generated == nil || opts.Workers > besideTakeOver {
+		return nil, ""
+	}
+	one := opts
+	one.Workers, one.Parts = 1, nil
+	r, note := tryGenerated(ctx, m, one)
+	if r != nil && opts.Workers > 1 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the search ran on one worker, not %d: in code generated for the model, one is faster than a few running the compiled closures", opts.Workers))
+	}
+	return r, note
 }
 
 // tryGenerated runs an exact bfs in generated code: its result, or the

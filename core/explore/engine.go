@@ -201,6 +201,9 @@ type Result struct {
 	// CodeGen names the runtime of the generated code the search ran in
 	// ("" for the compiled closures).
 	CodeGen string
+	// ranOut: the run ended incomplete because memory or storage ran
+	// out (not because it was stopped, or reached a bound).
+	ranOut bool
 }
 
 // CoverCount reports how often a cover property held.

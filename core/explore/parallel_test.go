@@ -313,6 +313,101 @@ func TestParallelRemoteParts(t *testing.T) {
 	}
 }
 
+// releasingParts is a chanParts that records its release.
+type releasingParts struct {
+	*chanParts
+	released bool
+}
+
+func (r *releasingParts) Release() { r.released = true }
+
+// TestAutoParallel runs auto's exact phase on several workers: the same
+// results as one worker where it ends there; where the workers' visited
+// sets fill the budget, the search starts over on one worker (releasing
+// remote parts), which goes on past the exact phase, with the result of
+// a one-worker run and a note that says so.
+func TestAutoParallel(t *testing.T) {
+	dir := "../../../shared/models/"
+	auto := func(f func(*verify.Options)) verify.Options {
+		o := verify.Options{Options: job.Options{Algorithm: "auto", Symmetry: "off"}}
+		if f != nil {
+			f(&o)
+		}
+		return o
+	}
+	for _, c := range []parallelCase{
+		{"mcslock1 sym", dir + "cmurphi/mux/mcslock1.m", auto(func(o *verify.Options) { o.Symmetry = "exact" })},
+		{"arbiter invariant", dir + "cmurphi/others/arbiter.m", auto(nil)},
+		{"deadlock", "testdata/deadlock.m", auto(nil)},
+		{"mcslock1 budget 64 MiB", dir + "cmurphi/mux/mcslock1.m", auto(func(o *verify.Options) { o.MemoryBytes = 64 << 20 })},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := comparable(t, verify.Check(context.Background(), c.file, src, c.opts))
+			o := c.opts
+			o.Workers = 2
+			got := verify.Check(context.Background(), c.file, src, o)
+			if got.Workers != 2 {
+				t.Fatalf("ran on %d workers, want 2", got.Workers)
+			}
+			if g := comparable(t, got); g != want {
+				t.Fatalf("2 workers:\n%s\none worker:\n%s", g, want)
+			}
+			parts := newChanParts(t, c.file, src, o)
+			o.Parts = parts
+			if g := comparable(t, verify.Check(context.Background(), c.file, src, o)); g != want {
+				t.Fatalf("2 workers, remote parts:\n%s\none worker:\n%s", g, want)
+			}
+			if err := <-parts.errs; err != nil {
+				t.Fatalf("part: %v", err)
+			}
+		})
+	}
+
+	// The grid's 2M states in 32 MiB: one worker goes on with signatures;
+	// two fill the budget in their exact sets.
+	src := gridModel(1024, 2048)
+	const file = "grid.m"
+	o := auto(func(o *verify.Options) { o.MemoryBytes = 32 << 20 })
+	one := verify.Check(context.Background(), file, src, o)
+	if one.Verdict != verify.Pass || len(one.Phases) < 2 {
+		t.Fatalf("one worker: %s (%s), phases %v: want a pass past the exact phase", one.Verdict, one.Reason, one.Phases)
+	}
+	for _, remote := range []bool{false, true} {
+		o.Workers = 2
+		o.Parts = nil
+		var parts *releasingParts
+		if remote {
+			parts = &releasingParts{chanParts: newChanParts(t, file, src, o)}
+			o.Parts = parts
+		}
+		got := verify.Check(context.Background(), file, src, o)
+		note := false
+		for _, d := range got.Diagnostics {
+			note = note || strings.Contains(d.Message, "started over on one worker")
+		}
+		if !note {
+			t.Fatalf("remote %v: no note that the search started over: %+v", remote, got.Diagnostics)
+		}
+		if got.Workers > 1 || got.Verdict != one.Verdict || *got.States != *one.States || got.RulesFired != one.RulesFired ||
+			strings.Join(got.Phases, ",") != strings.Join(one.Phases, ",") {
+			t.Fatalf("remote %v: %s, %d states, %d rules, phases %v on %d workers; one worker: %s, %d, %d, %v",
+				remote, got.Verdict, *got.States, got.RulesFired, got.Phases, got.Workers, one.Verdict, *one.States, one.RulesFired, one.Phases)
+		}
+		if remote {
+			if !parts.released {
+				t.Fatal("the remote parts were not released")
+			}
+			if err := <-parts.errs; err != nil {
+				t.Fatalf("part: %v", err)
+			}
+		}
+	}
+}
+
 // gridModel is a model of a*b states (a pair of counters) and small
 // ones: its states outgrow small budgets fast.
 func gridModel(a, b int) []byte {

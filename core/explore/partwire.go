@@ -32,6 +32,15 @@ type PartTransport interface {
 	Recv(i int) ([]byte, error)
 }
 
+// PartReleaser is a PartTransport whose parts hold resources of their own
+// (the browser's Web Workers, each with its share of the budget): a search
+// that gives up on the parallel search and goes on without the parts
+// calls Release, after which the transport is not used again.
+type PartReleaser interface {
+	PartTransport
+	Release()
+}
+
 // Operations of the part protocol: the first byte of a request.
 const (
 	opSeed byte = iota + 1

@@ -203,6 +203,7 @@ func (s *searcher) incomplete(err error) {
 	// resource gone, like a full quota: the run is incomplete, not broken.
 	if isExhausted(err) || errors.Is(err, storagefs.ErrStoreGone) {
 		s.res.Verdict = Incomplete
+		s.res.ranOut = true
 		s.res.Reason = fmt.Sprintf("%s after %d states", err.Error(), s.statesSoFar())
 		if s.exhaustedHint != nil {
 			s.res.Reason += s.exhaustedHint(err)
