@@ -21,6 +21,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -222,7 +223,8 @@ func (w *worker) check(m protocol.Message) {
 	// and the hard limit below turns a heap that still outgrows it into an
 	// incomplete verdict instead of a fatal out-of-memory in the tab.
 	debug.SetMemoryLimit(protocol.HeapLimit(o.MemoryBytes))
-	hard := protocol.HardHeapLimit(o.MemoryBytes)
+	var hard atomic.Int64
+	hard.Store(protocol.HardHeapLimit(o.MemoryBytes))
 	var peakHeap uint64
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -231,26 +233,22 @@ func (w *worker) check(m protocol.Message) {
 		if h > peakHeap {
 			peakHeap = h
 		}
-		if int64(h) > hard {
+		if int64(h) > hard.Load() {
 			cancel(errHeapExceeded)
 		}
 		w.post(protocol.Message{Type: protocol.TypeProgress, ID: m.ID, Progress: &p})
 	}
-	if o.Workers <= 1 {
-		opts.Generated = codegenRuntime()
-	}
+	// The engine runs the search in code generated for the model, on one
+	// Worker, where that covers it (on a few Workers too: it is the
+	// faster), else on the closures over o.Workers Workers.
+	opts.Generated = codegenRuntime()
 	if o.Workers > 1 {
-		parts, err := startParts(m)
-		if err != nil {
-			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot start the parallel search's Workers: " + err.Error()})
-			return
-		}
+		parts := &lazyParts{m: m, limit: func(budget int64) {
+			debug.SetMemoryLimit(protocol.HeapLimit(budget))
+			hard.Store(protocol.HardHeapLimit(budget))
+		}}
 		defer parts.close()
 		opts.Parts = parts
-		// The helpers hold their shares of the budget; this Worker holds
-		// its own and the trail.
-		debug.SetMemoryLimit(protocol.HeapLimit(o.MemoryBytes / int64(o.Workers)))
-		hard = protocol.HardHeapLimit(o.MemoryBytes / int64(o.Workers))
 	}
 	var res *verify.Result
 	if err := safely(func() {

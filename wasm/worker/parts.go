@@ -109,6 +109,63 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 	return p, nil
 }
 
+// lazyParts starts the helper Workers of a parallel check (startParts)
+// when the search first speaks to them: a search that runs in generated
+// code on one Worker never does. Once they are started, this Worker's
+// heap is held to its share of the budget (the helpers hold theirs); a
+// search that gives them up (explore.PartReleaser: auto going on alone
+// past its exact phase) ends them and has the whole budget again.
+type lazyParts struct {
+	m     protocol.Message
+	limit func(budget int64) // sets this Worker's heap limits for an engine budget
+	p     *partWorkers
+	err   error
+}
+
+func (l *lazyParts) start() error {
+	if l.p == nil && l.err == nil {
+		if l.p, l.err = startParts(l.m); l.err != nil {
+			l.err = fmt.Errorf("cannot start the parallel search's Workers: %w", l.err)
+			return l.err
+		}
+		o := l.m.Options
+		l.limit(o.MemoryBytes / int64(o.Workers))
+	}
+	return l.err
+}
+
+// Send implements explore.PartTransport.
+func (l *lazyParts) Send(i int, msg []byte) error {
+	if err := l.start(); err != nil {
+		return err
+	}
+	return l.p.Send(i, msg)
+}
+
+// Recv implements explore.PartTransport.
+func (l *lazyParts) Recv(i int) ([]byte, error) {
+	if err := l.start(); err != nil {
+		return nil, err
+	}
+	return l.p.Recv(i)
+}
+
+// Release implements explore.PartReleaser.
+func (l *lazyParts) Release() {
+	if l.p != nil {
+		l.close()
+		l.limit(l.m.Options.MemoryBytes)
+	}
+	l.err = errors.New("the parallel search's Workers were released")
+}
+
+func (l *lazyParts) close() {
+	if l.p != nil {
+		l.p.close()
+		l.p = nil
+	}
+}
+
 // deliver queues a message without blocking (a JavaScript callback must
 // not): a part has at most one answer outstanding, and a failure or two.
 func deliver(ch chan partMsg, m partMsg) {
