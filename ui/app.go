@@ -92,6 +92,12 @@ type App struct {
 	MemoryMB  int
 	HashBits  int  // hash compaction signature bits, 0 = off
 	Locality  bool // measure transition locality
+	// Workers is the number of Web Workers a parallel engine's search may
+	// use; 0 = automatic (AutoWorkers).
+	Workers int
+	// cores and isolated describe the browser (browserCores).
+	cores    int
+	isolated bool
 	// Params are the values set for the selected engine's parameters
 	// (the others take their defaults); Seed seeds a randomized engine.
 	Params map[string]float64
@@ -135,6 +141,7 @@ func (a *App) Start(ee vugu.EventEnv) {
 	a.ee = ee
 	a.Algorithm, a.Symmetry, a.Deadlock = protocol.DefaultAlgorithm, job.Symmetries[0], job.Deadlocks[0]
 	a.MemoryMB = protocol.DefaultMemoryMB
+	a.cores, a.isolated = browserCores()
 	a.Filename = "untitled.m"
 	a.Tab = "check"
 	a.wake = make(chan struct{}, 1)
@@ -388,8 +395,36 @@ func (a *App) options() protocol.Options {
 		// Runs of engines that can are checkpointed, to be resumed after
 		// the tab closes (the Worker gives up where there is no storage).
 		o.Checkpoint = e.Checkpoints
+		if e.Parallel {
+			o.Workers = a.WorkerCount()
+		}
 	}
 	return o
+}
+
+// maxAutoWorkers bounds the automatic number of Workers: each is a Go
+// instance of its own (tens of MiB before it holds a state), and the
+// engine prefers code generated for the model on one Worker to the
+// closures on up to four (core/explore's besideTakeOver).
+const maxAutoWorkers = 4
+
+// AutoWorkers is the number of Workers "automatic" means here: the cores,
+// up to maxAutoWorkers, where the page is cross-origin isolated (the
+// Workers share memory); one where it is not, since every exchange of
+// states between them is then a posted message.
+func (a *App) AutoWorkers() int {
+	if !a.isolated {
+		return 1
+	}
+	return max(1, min(a.cores, maxAutoWorkers))
+}
+
+// WorkerCount is the number of Workers a run of a parallel engine asks for.
+func (a *App) WorkerCount() int {
+	if a.Workers > 0 {
+		return min(a.Workers, protocol.MaxWorkers)
+	}
+	return a.AutoWorkers()
 }
 
 // Running reports whether a check is under way.
@@ -626,6 +661,10 @@ func (a *App) SetOption(name string, event vugu.DOMEvent) {
 		}
 	case "locality":
 		a.Locality = event.PropBool("target", "checked")
+	case "workers":
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= protocol.MaxWorkers {
+			a.Workers = n
+		}
 	}
 }
 

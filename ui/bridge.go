@@ -152,6 +152,18 @@ func copyText(text string) bool {
 	return err == nil && v.Truthy()
 }
 
+// browserCores is the number of logical cores the browser reports
+// (navigator.hardwareConcurrency) and whether the page is cross-origin
+// isolated, so that the parallel search's Workers share memory; 1 and
+// false outside a browser.
+func browserCores() (int, bool) {
+	n := 1
+	if c := js.Global().Get("navigator").Get("hardwareConcurrency"); c.Type() == js.TypeNumber && c.Int() > 1 {
+		n = c.Int()
+	}
+	return n, js.Global().Get("crossOriginIsolated").Truthy()
+}
+
 func locationHash() string { return js.Global().Get("location").Get("hash").String() }
 
 // pageURL is the app's address without a fragment: its root, also on a

@@ -26,6 +26,10 @@ var OptionHelp = map[string]string{
 	"memory": "The most memory the checker may use for the states it has seen and the ones it still has to visit. " +
 		"When the queue of states to visit outgrows its share, it spills to the browser's storage; when the table of " +
 		"states seen fills the budget, the run stops and the verdict is “incomplete” (nothing was proved).",
+	"workers": "How many Web Workers (threads) the search may spread over; each keeps its share of the memory budget. " +
+		"A model the checker runs in code generated for it (most models without symmetry reduction) runs fastest on one, " +
+		"whatever this says; the others run on the compiled model in parallel, with the same result as on one. " +
+		"Automatic uses the cores, up to four, where the page can share memory between Workers.",
 	"deadlock": "A deadlock is a reachable state with no way forward. “No rule changes the state” (as CMurphi) also " +
 		"counts states where every enabled rule leaves the state as it is (stuttering); “No rule is enabled” counts " +
 		"only states where no rule's guard holds. “Do not check” turns the check off.",

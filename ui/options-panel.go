@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/locus-mc/locus/core/job"
@@ -114,9 +115,32 @@ func (c *OptionsPanel) HashChoices() []Choice {
 // HashValue is the selected width as a menu value.
 func (c *OptionsPanel) HashValue() string { return strconv.Itoa(c.App.HashBits) }
 
-// TakesHash and TakesLocality report whether the selected engine has the option.
+// TakesHash, TakesLocality and TakesWorkers report whether the selected
+// engine has the option.
 func (c *OptionsPanel) TakesHash() bool     { e := c.App.Engine(); return e != nil && e.HashCompaction }
 func (c *OptionsPanel) TakesLocality() bool { e := c.App.Engine(); return e != nil && e.Locality }
+func (c *OptionsPanel) TakesWorkers() bool  { e := c.App.Engine(); return e != nil && e.Parallel }
+
+// WorkerChoices are the numbers of Workers offered: automatic, then one up
+// to the browser's cores (and the number chosen, if more).
+func (c *OptionsPanel) WorkerChoices() []Choice {
+	out := []Choice{{"0", fmt.Sprintf("Automatic (%s)", workersLabel(c.App.AutoWorkers()))}}
+	top := max(min(c.App.cores, protocol.MaxWorkers), c.App.Workers)
+	for n := 1; n <= top; n++ {
+		out = append(out, Choice{strconv.Itoa(n), workersLabel(n)})
+	}
+	return out
+}
+
+func workersLabel(n int) string {
+	if n == 1 {
+		return "1 Worker"
+	}
+	return fmt.Sprintf("%d Workers", n)
+}
+
+// WorkersValue is the selected number of Workers as a menu value.
+func (c *OptionsPanel) WorkersValue() string { return strconv.Itoa(c.App.Workers) }
 
 // Help explains an option (see OptionHelp).
 func (c *OptionsPanel) Help(option string) string { return OptionHelp[option] }

@@ -108,6 +108,12 @@ func TestVerdictPanel(t *testing.T) {
 	if stats["code"] != "the engine's compiled closures" {
 		t.Errorf("code = %q", stats["code"])
 	}
+	a.Run.Result.Workers = 3
+	for _, s := range c.Stats() {
+		if s.Key == "code" && s.Value != "the engine's compiled closures, on 3 Workers" {
+			t.Errorf("closures on 3 Workers = %q", s.Value)
+		}
+	}
 	a.Run.Result.CodeGen = "browser"
 	for _, s := range c.Stats() {
 		if s.Key == "code" && s.Value != "WebAssembly generated for this model (browser)" {

@@ -169,12 +169,16 @@ func (c *VerdictPanel) Stats() []Stat {
 }
 
 // modelCode says what ran the model's rules: WebAssembly generated for the
-// model (the browser's one-worker bfs where the generator covers the model
-// and the options) or the engine's compiled closures; a note in the
-// diagnostics says why the closures ran where the generated code could not.
+// model (on one Worker, where the generator covers the model and the
+// options) or the engine's compiled closures, on how many Workers; a note
+// in the diagnostics says why the closures ran where the generated code
+// could not.
 func modelCode(res *protocol.Result) string {
 	if res.CodeGen != "" {
 		return "WebAssembly generated for this model (" + res.CodeGen + ")"
+	}
+	if res.Workers > 1 {
+		return fmt.Sprintf("the engine's compiled closures, on %d Workers", res.Workers)
 	}
 	return "the engine's compiled closures"
 }

@@ -50,6 +50,13 @@ test('a scalarset example counts the same states as the CLI with each symmetry o
     const verdict = await h.run(page, { keys: sym === 'off' ? 'Control+Enter' : '' });
     assert.equal(verdict, native.verdict, `symmetry ${sym}`);
     assert.equal(await h.statNumber(page, 'states'), native.states, `symmetry ${sym}`);
+    // The default engine, auto, on the automatic number of Workers (the
+    // cores up to 4: the page is cross-origin isolated): with symmetry the
+    // closures run on all of them; without, generated code on one.
+    const code = await page.locator('[data-testid=stat-code] dd').textContent();
+    const workers = Math.min(4, await page.evaluate(() => navigator.hardwareConcurrency));
+    if (sym === 'off') assert.match(code, /WebAssembly generated for this model/);
+    else if (workers > 1) assert.match(code, new RegExp(`compiled closures, on ${workers} Workers`), code);
   }
   await page.locator('[data-testid=opt-symmetry]').selectOption('exact');
 });

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as h from '../testlib/helpers.mjs';
 
 const app = h.serveAndLaunch();
@@ -30,10 +31,14 @@ test('the page is cross-origin isolated and the app works in it', async () => {
   await page.close();
 });
 
-// engineCheck posts a check to a fresh engine Worker and returns its result.
-async function engineCheck(page, file, options, transport) {
-  const source = readFileSync(join(h.root, file), 'utf8');
-  return page.evaluate(async ({ source, filename, options, transport }) => {
+// engineCheck posts a check to a fresh engine Worker and returns its result
+// (codegen 'off': the Worker runs the closures, never generated code).
+async function engineCheck(page, file, options, transport, codegen = '') {
+  return engineRun(page, file, readFileSync(join(h.root, file), 'utf8'), options, transport, codegen);
+}
+
+async function engineRun(page, file, source, options, transport, codegen) {
+  return page.evaluate(async ({ source, filename, options, transport, codegen }) => {
     const w = new Worker('worker.js' + (transport === 'message' ? '?transport=message' : ''));
     try {
       return await new Promise((resolve, reject) => {
@@ -42,13 +47,16 @@ async function engineCheck(page, file, options, transport) {
           if (m.type === 'result') resolve(m.result);
           else if (m.type === 'error') reject(new Error(m.message));
         };
-        w.postMessage({ module: null }); // no compiled module: the Worker fetches engine.wasm
+        // No compiled module: the Worker fetches engine.wasm. codegen
+        // 'off': a model without symmetry would otherwise run in code
+        // generated for it, on one Worker.
+        w.postMessage({ module: null, codegen });
         w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
       });
     } finally {
       w.terminate();
     }
-  }, { source, filename: file, options, transport });
+  }, { source, filename: file, options, transport, codegen });
 }
 
 test('a parallel check in Web Workers gives the native result', async () => {
@@ -58,7 +66,7 @@ test('a parallel check in Web Workers gives the native result', async () => {
     const native = h.nativeCheck(file, ['--algo', 'bfs', '--workers', '1', '--symmetry', sym, '--trace', 'full']);
     for (const transport of ['shared', 'message']) {
       for (const workers of [2, 3]) {
-        const got = await engineCheck(page, file, { algorithm: 'bfs', symmetry: sym, memory_bytes: 256 << 20, workers }, transport);
+        const got = await engineCheck(page, file, { algorithm: 'bfs', symmetry: sym, memory_bytes: 256 << 20, workers }, transport, 'off');
         const what = `${file}, ${workers} workers over ${transport}`;
         assert.equal(got.workers, workers, `${what}: ran on ${got.workers} workers`);
         for (const k of ['verdict', 'states', 'rules_fired', 'depth', 'level_sizes']) {
@@ -71,5 +79,41 @@ test('a parallel check in Web Workers gives the native result', async () => {
       }
     }
   }
+  await page.close();
+});
+
+test('asked for several Workers, the engine Worker runs generated code on one where it covers the model', async () => {
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url);
+  const file = 'examples/broken-mutex.m';
+  const native = h.nativeCheck(file, ['--algo', 'bfs', '--workers', '1', '--symmetry', 'off', '--trace', 'full']);
+  for (const algorithm of ['bfs', 'auto']) {
+    const got = await engineCheck(page, file, { algorithm, symmetry: 'off', memory_bytes: 256 << 20, workers: 2 }, 'shared');
+    assert.ok(got.code_gen, `${algorithm}: ran on the closures, not generated code`);
+    assert.ok(!(got.workers > 1), `${algorithm}: ran on ${got.workers} workers`);
+    for (const k of ['verdict', 'states', 'rules_fired']) assert.deepEqual(got[k], native[k], `${algorithm}: ${k}`);
+  }
+  await page.close();
+});
+
+test("auto's exact phase on Web Workers starts over on one when their sets fill the budget", async () => {
+  // A pair of counters: 2,097,152 states, more than an exact search holds
+  // in 16 MiB on two Workers (one goes on with signatures or on disk).
+  const source = `var a: 0..1023; b: 0..2047;
+startstate begin a := 0; b := 0; end;
+rule "a" true ==> begin a := (a + 1) % 1024; end;
+rule "b" true ==> begin b := (b + 1) % 2048; end;
+`;
+  const dir = mkdtempSync(join(tmpdir(), 'locus-grid-'));
+  writeFileSync(join(dir, 'grid.m'), source);
+  const native = h.nativeCheck(join(dir, 'grid.m'), ['--algo', 'auto', '--workers', '1', '-m', '16', '--symmetry', 'off']);
+  const page = await app.browser.context.newPage();
+  await h.openApp(page, app.srv.url);
+  const got = await engineRun(page, 'grid.m', source, { algorithm: 'auto', symmetry: 'off', memory_bytes: 16 << 20, workers: 2 }, 'shared', 'off');
+  const notes = (got.diagnostics || []).map((d) => d.message).join('\n');
+  assert.match(notes, /started over on one worker/);
+  assert.ok(!(got.workers > 1), `ran on ${got.workers} workers`);
+  assert.equal(got.verdict, native.verdict, got.reason);
+  assert.equal(got.states, native.states);
   await page.close();
 });
