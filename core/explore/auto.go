@@ -236,6 +236,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 // cannot turn its visited sets into signatures or move them to disk).
 func autoParallel(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
 	if why := oneWorkerOnly(m, opts); why != "" {
+		releaseParts(opts)
 		return nil, why
 	}
 	r := parallelSearch(ctx, m, opts)
@@ -243,9 +244,7 @@ func autoParallel(ctx context.Context, m *compile.Model, opts Options) (*Result,
 		r.Phases = []string{store.KindExact}
 		return r, ""
 	}
-	if p, ok := opts.Parts.(PartReleaser); ok {
-		p.Release()
-	}
+	releaseParts(opts)
 	return nil, fmt.Sprintf("the exact search on %d workers filled the memory budget at %d states: it started over on one worker, which goes on past the exact phase", opts.Workers, r.States)
 }
 

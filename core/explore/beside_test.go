@@ -266,9 +266,10 @@ func TestGeneratedBesideRace(t *testing.T) {
 }
 
 // TestGeneratedFirstOnFewWorkers runs bfs and auto asked for two workers
-// with a runtime for generated code (as the browser does): where the code
-// covers the model it runs the search on one worker; where it does not
-// (symmetry), the closures run on both.
+// with a runtime for generated code and remote parts (as the browser
+// does): where the code covers the model it runs the search on one worker
+// and the parts are released; where it does not (symmetry), the closures
+// run on both.
 func TestGeneratedFirstOnFewWorkers(t *testing.T) {
 	file := "../../../shared/models/cmurphi/mux/mcslock1.m"
 	src, err := os.ReadFile(file)
@@ -278,6 +279,8 @@ func TestGeneratedFirstOnFewWorkers(t *testing.T) {
 	for _, algo := range []string{"bfs", "auto"} {
 		for _, sym := range []string{"off", "exact"} {
 			o := verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym, Workers: 2}, Generated: wazerorun.Runtime{}}
+			parts := &releasingParts{chanParts: newChanParts(t, file, src, o)}
+			o.Parts = parts
 			want := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym}})
 			got := verify.Check(context.Background(), file, src, o)
 			if *got.States != *want.States || got.RulesFired != want.RulesFired || got.Verdict != want.Verdict {
@@ -287,6 +290,17 @@ func TestGeneratedFirstOnFewWorkers(t *testing.T) {
 			if (got.CodeGen != "") != generated || (got.Workers == 1) != generated ||
 				hasNote(got, "in code generated for the model, one is faster") != generated {
 				t.Fatalf("%s, symmetry %s: code %q on %d workers, notes %+v", algo, sym, got.CodeGen, got.Workers, got.Diagnostics)
+			}
+			// The parts (Web Workers in the browser) go as soon as the
+			// generated code has the search; the closures' search closes
+			// them at its end.
+			if parts.released != generated {
+				t.Fatalf("%s, symmetry %s: parts released %v", algo, sym, parts.released)
+			}
+			if !generated {
+				if err := <-parts.errs; err != nil {
+					t.Fatalf("part: %v", err)
+				}
 			}
 		}
 	}

@@ -27,6 +27,7 @@ func init() {
 			return exactSearch(ctx, m, opts, false)
 		}
 		if why := oneWorkerOnly(m, opts); why != "" {
+			releaseParts(opts)
 			r := exactSearch(ctx, m, opts, false)
 			r.Notes = append(r.Notes, why)
 			return r
@@ -189,9 +190,18 @@ func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Resul
 	one.Workers, one.Parts = 1, nil
 	r, note := tryGenerated(ctx, m, one)
 	if r != nil && opts.Workers > 1 {
+		releaseParts(opts) // a check's end would too; they go now
 		r.Notes = append(r.Notes, fmt.Sprintf("the search ran on one worker, not %d: in code generated for the model, one is faster than a few running the compiled closures", opts.Workers))
 	}
 	return r, note
+}
+
+// releaseParts lets opts.Parts give back what its parts hold, when a search
+// asked of several workers goes on without them.
+func releaseParts(opts Options) {
+	if p, ok := opts.Parts.(PartReleaser); ok {
+		p.Release()
+	}
 }
 
 // tryGenerated runs an exact bfs in generated code: its result, or the
