@@ -243,10 +243,14 @@ func (w *worker) check(m protocol.Message) {
 	// faster), else on the closures over o.Workers Workers.
 	opts.Generated = codegenRuntime()
 	if o.Workers > 1 {
-		parts := &lazyParts{m: m, limit: func(budget int64) {
+		parts, err := startHelpers(m, func(budget int64) {
 			debug.SetMemoryLimit(protocol.HeapLimit(budget))
 			hard.Store(protocol.HardHeapLimit(budget))
-		}}
+		})
+		if err != nil {
+			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot start the parallel search's Workers: " + err.Error()})
+			return
+		}
 		defer parts.close()
 		opts.Parts = parts
 	}

@@ -35,7 +35,6 @@ type partMsg struct {
 // implements explore.PartTransport.
 type partWorkers struct {
 	helpers []js.Value
-	funcs   []js.Func
 	inbox   []chan partMsg // per part: messages that came by postMessage, and failures
 	to      []*sabChan     // per part, when shared memory is used
 	from    []*sabChan
@@ -78,6 +77,9 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 			return nil
 		})
 		onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
+			// Handled here: not reported again as this Worker's own
+			// error, which would end the check on the page.
+			args[0].Call("preventDefault")
 			deliver(ch, partMsg{err: fmt.Errorf("its Worker failed: %s", args[0].Get("message").String())})
 			return nil
 		})
@@ -89,7 +91,6 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 		first.Set("module", js.Global().Get("locusModule"))
 		w.Call("postMessage", first)
 		p.helpers = append(p.helpers, w)
-		p.funcs = append(p.funcs, onMessage, onError)
 		setup := m
 		setup.Type, setup.Part = protocol.TypePart, i
 		s, err := protocol.Encode(setup)
@@ -109,60 +110,60 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 	return p, nil
 }
 
-// lazyParts starts the helper Workers of a parallel check (startParts)
-// when the search first speaks to them: a search that runs in generated
-// code on one Worker never does. Once they are started, this Worker's
-// heap is held to its share of the budget (the helpers hold theirs); a
-// search that gives them up (explore.PartReleaser: auto going on alone
-// past its exact phase) ends them and has the whole budget again.
-type lazyParts struct {
+// helperParts is the PartTransport of a parallel check: its helper
+// Workers (startParts), started with the check so that they compile the
+// model while this Worker does (sci: 0.4-0.6 s in each). While they run,
+// this Worker's heap is held to its share of the budget (the helpers hold
+// theirs); a search that gives them up (explore.PartReleaser: generated
+// code on one Worker, or auto going on alone past its exact phase) ends
+// them and has the whole budget again.
+type helperParts struct {
 	m     protocol.Message
 	limit func(budget int64) // sets this Worker's heap limits for an engine budget
 	p     *partWorkers
-	err   error
 }
 
-func (l *lazyParts) start() error {
-	if l.p == nil && l.err == nil {
-		if l.p, l.err = startParts(l.m); l.err != nil {
-			l.err = fmt.Errorf("cannot start the parallel search's Workers: %w", l.err)
-			return l.err
-		}
-		o := l.m.Options
-		l.limit(o.MemoryBytes / int64(o.Workers))
+// startHelpers starts the helper Workers of check m.
+func startHelpers(m protocol.Message, limit func(budget int64)) (*helperParts, error) {
+	p, err := startParts(m)
+	if err != nil {
+		return nil, err
 	}
-	return l.err
+	o := m.Options
+	limit(o.MemoryBytes / int64(o.Workers))
+	return &helperParts{m: m, limit: limit, p: p}, nil
 }
+
+var errReleased = errors.New("the parallel search's Workers were released")
 
 // Send implements explore.PartTransport.
-func (l *lazyParts) Send(i int, msg []byte) error {
-	if err := l.start(); err != nil {
-		return err
+func (h *helperParts) Send(i int, msg []byte) error {
+	if h.p == nil {
+		return errReleased
 	}
-	return l.p.Send(i, msg)
+	return h.p.Send(i, msg)
 }
 
 // Recv implements explore.PartTransport.
-func (l *lazyParts) Recv(i int) ([]byte, error) {
-	if err := l.start(); err != nil {
-		return nil, err
+func (h *helperParts) Recv(i int) ([]byte, error) {
+	if h.p == nil {
+		return nil, errReleased
 	}
-	return l.p.Recv(i)
+	return h.p.Recv(i)
 }
 
 // Release implements explore.PartReleaser.
-func (l *lazyParts) Release() {
-	if l.p != nil {
-		l.close()
-		l.limit(l.m.Options.MemoryBytes)
+func (h *helperParts) Release() {
+	if h.p != nil {
+		h.close()
+		h.limit(h.m.Options.MemoryBytes)
 	}
-	l.err = errors.New("the parallel search's Workers were released")
 }
 
-func (l *lazyParts) close() {
-	if l.p != nil {
-		l.p.close()
-		l.p = nil
+func (h *helperParts) close() {
+	if h.p != nil {
+		h.p.close()
+		h.p = nil
 	}
 }
 
@@ -209,13 +210,14 @@ func (p *partWorkers) Recv(i int) ([]byte, error) {
 	return m.data, m.err
 }
 
-// close stops the helpers.
+// close stops the helpers. Their handlers stay: a helper stopped while it
+// loads (released before the search needed it) fails its importScripts,
+// and that error event still arrives, to be handled (not reported as this
+// Worker's) by a function that is still there. This Worker ends with the
+// check, and they with it.
 func (p *partWorkers) close() {
 	for _, w := range p.helpers {
 		w.Call("terminate")
-	}
-	for _, f := range p.funcs {
-		f.Release()
 	}
 }
 
