@@ -408,15 +408,18 @@ func (a *App) options() protocol.Options {
 // closures on up to four (core/explore's besideTakeOver).
 const maxAutoWorkers = 4
 
-// AutoWorkers is the number of Workers "automatic" means here: the cores,
-// up to maxAutoWorkers, where the page is cross-origin isolated (the
-// Workers share memory); one where it is not, since every exchange of
-// states between them is then a posted message.
+// AutoWorkers is the number of Workers "automatic" means here, where the
+// page is cross-origin isolated (the Workers share memory): the cores but
+// one, which the page's own thread needs to draw the progress (on two
+// cores, two: n_peterson 3.1 -> 2.65 s through the app, while models of
+// 10,000-20,000 states lost 0.2-0.4 s), up to maxAutoWorkers. One where
+// the page is not isolated, since every exchange of states between the
+// Workers is then a posted message.
 func (a *App) AutoWorkers() int {
-	if !a.isolated {
+	if !a.isolated || a.cores < 2 {
 		return 1
 	}
-	return max(1, min(a.cores, maxAutoWorkers))
+	return min(max(a.cores-1, 2), maxAutoWorkers)
 }
 
 // WorkerCount is the number of Workers a run of a parallel engine asks for.
