@@ -79,7 +79,9 @@ func checkAutoOptions(opts Options) error {
 func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 	if opts.Resume {
 		// Only the disk phase has checkpoints; without one the run
-		// starts over (resumeDisk says so).
+		// starts over (resumeDisk says so), on one worker.
+		releaseParts(opts)
+		opts.Workers, opts.Parts = 1, nil
 		return resumeDisk(ctx, m, opts, false)
 	}
 	if opts.Checkpoint {

@@ -365,7 +365,9 @@ func ValidateOptions(o Options) error {
 // which a resumed run may change).
 func runTag(src []byte, o Options) string {
 	k := o.Options
-	k.MemoryBytes, k.QueueFraction, k.ProgressEvery, k.Checkpoint = 0, 0, 0, false
+	// Nor the workers: the result is the same on any number (a resumed
+	// run goes on on one).
+	k.MemoryBytes, k.QueueFraction, k.ProgressEvery, k.Checkpoint, k.Workers = 0, 0, 0, false, 0
 	opts, _ := json.Marshal(k)
 	h := sha256.New()
 	h.Write(src)

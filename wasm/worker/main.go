@@ -203,6 +203,9 @@ func (w *worker) check(m protocol.Message) {
 		if mem > 0 {
 			o.MemoryBytes = mem // a resumed run may change its budget
 		}
+		// Checkpoints are written from a one-worker phase (auto's disk
+		// phase), which is where a resumed run goes on.
+		o.Workers = 1
 	} else if o.Checkpoint {
 		c, err := newCheckpointStore(m)
 		if err != nil {
