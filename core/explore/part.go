@@ -482,15 +482,18 @@ func (w *part) onSuccessor(rule int, succ []int64) bool {
 	}
 	seq := 2*w.nEmit + 1
 	w.nEmit++
+	// Packed from the parent's packed form (w.rec), as the sequential
+	// search does: only the slots that differ are encoded.
 	if w.canon != nil {
 		// In a copy: the machine restores its state from the slots
 		// compiled code wrote, so nothing else may change it.
 		c := w.canonical
 		copy(c, succ)
 		w.canon(c)
-		succ = c
+		w.m.PackFrom(w.buf, w.rec[:w.sb], w.cur, c)
+	} else {
+		w.mc.PackSuccessor(w.buf, w.rec[:w.sb], w.cur)
 	}
-	w.m.Pack(succ, w.buf)
 	h := state.Hash(w.buf)
 	o := ownerOf(h, w.n, w.opts.HashBits == 0)
 	out := w.er.out[o]
