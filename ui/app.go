@@ -410,16 +410,18 @@ const maxAutoWorkers = 4
 
 // AutoWorkers is the number of Workers "automatic" means here, where the
 // page is cross-origin isolated (the Workers share memory): the cores but
-// one, which the page's own thread needs to draw the progress (on two
-// cores, two: n_peterson 3.1 -> 2.65 s through the app, while models of
-// 10,000-20,000 states lost 0.2-0.4 s), up to maxAutoWorkers. One where
-// the page is not isolated, since every exchange of states between the
-// Workers is then a posted message.
+// one, which the page's own thread needs to draw the progress, up to
+// maxAutoWorkers. Measured through the app on 2 cores, two Workers there
+// took n_peterson from 3.4-3.6 to 2.8-2.9 s but made models of 10,000-
+// 25,000 states 0.2-0.8 s slower; the engine alone, with the page idle,
+// ran n_peterson 1.6x as fast on two and sci within 10%. One where the page
+// is not isolated, since every exchange of states between the Workers is
+// then a posted message.
 func (a *App) AutoWorkers() int {
-	if !a.isolated || a.cores < 2 {
+	if !a.isolated || a.cores < 3 {
 		return 1
 	}
-	return min(max(a.cores-1, 2), maxAutoWorkers)
+	return min(a.cores-1, maxAutoWorkers)
 }
 
 // WorkerCount is the number of Workers a run of a parallel engine asks for.

@@ -70,9 +70,9 @@ func TestEngineStats(t *testing.T) {
 }
 
 // TestWorkers: a parallel engine's runs ask for the Workers chosen, or,
-// automatically, the cores but one (at least two, at most four) where the
-// page is cross-origin isolated and one where it is not; other engines ask
-// for none.
+// automatically, the cores but one (at most four) where the page is
+// cross-origin isolated and one where it is not; other engines ask for
+// none.
 func TestWorkers(t *testing.T) {
 	a := engineApp()
 	a.Engines[0].Parallel = true
@@ -84,7 +84,7 @@ func TestWorkers(t *testing.T) {
 		chosen   int
 		want     int
 	}{
-		{8, true, 0, 4}, {5, true, 0, 4}, {4, true, 0, 3}, {3, true, 0, 2}, {2, true, 0, 2}, {1, true, 0, 1}, {8, false, 0, 1},
+		{8, true, 0, 4}, {5, true, 0, 4}, {4, true, 0, 3}, {3, true, 0, 2}, {2, true, 0, 1}, {1, true, 0, 1}, {8, false, 0, 1},
 		{8, true, 6, 6}, {2, false, 3, 3}, {8, true, 1, 1},
 	} {
 		a.cores, a.isolated, a.Workers = c.cores, c.isolated, c.chosen
@@ -97,19 +97,19 @@ func TestWorkers(t *testing.T) {
 	}
 	// The menu: automatic (saying what it means here), then 1 to the
 	// cores, and a number chosen beyond them.
-	a.cores, a.isolated, a.Workers = 2, true, 0
+	a.cores, a.isolated, a.Workers = 3, true, 0
 	labels := func() (out []string) {
 		for _, c := range p.WorkerChoices() {
 			out = append(out, c.Value+"="+c.Label)
 		}
 		return
 	}
-	if got, want := labels(), []string{"0=Automatic (2 Workers)", "1=1 Worker", "2=2 Workers"}; !reflect.DeepEqual(got, want) {
+	if got, want := labels(), []string{"0=Automatic (2 Workers)", "1=1 Worker", "2=2 Workers", "3=3 Workers"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("menu %v, want %v", got, want)
 	}
-	a.Workers = 3
-	if got := labels(); len(got) != 4 || got[3] != "3=3 Workers" || p.WorkersValue() != "3" {
-		t.Errorf("menu %v (value %s) does not offer the 3 chosen", got, p.WorkersValue())
+	a.Workers = 5
+	if got := labels(); len(got) != 6 || got[5] != "5=5 Workers" || p.WorkersValue() != "5" {
+		t.Errorf("menu %v (value %s) does not offer the 5 chosen", got, p.WorkersValue())
 	}
 	a.Algorithm = "cache-dfs"
 	if p.TakesWorkers() || a.options().Workers != 0 {

@@ -29,7 +29,8 @@ var OptionHelp = map[string]string{
 	"workers": "How many Web Workers (threads) the search may spread over; each keeps its share of the memory budget. " +
 		"A model the checker runs in code generated for it (most models without symmetry reduction) runs fastest on one, " +
 		"whatever this says; the others run on the compiled model in parallel, with the same result as on one. " +
-		"Automatic leaves a core to the page and uses the others (at least two, at most four) where the page can share memory between Workers.",
+		"Automatic leaves a core to the page and uses the others (at most four) where the page can share memory between Workers: on a two-core machine, one. " +
+		"Models of a few tens of thousands of states run no faster on more.",
 	"deadlock": "A deadlock is a reachable state with no way forward. “No rule changes the state” (as CMurphi) also " +
 		"counts states where every enabled rule leaves the state as it is (stuttering); “No rule is enabled” counts " +
 		"only states where no rule's guard holds. “Do not check” turns the check off.",

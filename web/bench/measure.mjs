@@ -1,13 +1,15 @@
 // measure.mjs: the same model, native CLI vs headless Chromium, back to back.
 //
-//   node web/bench/measure.mjs [MODEL.m] [--symmetry exact,heuristic] [--memory-mb 1024] [--algo auto]
+//   node web/bench/measure.mjs [MODEL.m] [--symmetry exact,heuristic] [--memory-mb 1024] [--algo auto] [--app-workers N]
 //
 // For each symmetry option it runs `bin/locus check --json` and then the web
 // app (served by locus-serve, model given by share link), and prints states,
 // rules fired, rules fired per second in each, their ratio, and how
 // responsive the page stayed during the browser run: a setInterval timer on
 // the page (every 20 ms) counts the ticks it was delivered against the ticks
-// expected over the run's wall time. Needs the web build (scripts/web-build.sh).
+// expected over the run's wall time. --app-workers picks N in the app's
+// Workers menu (0: automatic, the default); "code" says what ran the model
+// and on how many Workers. Needs the web build (scripts/web-build.sh).
 //
 //   node web/bench/measure.mjs MODEL.m --workers 1,2,4 [--transport shared,message] [--symmetry off] [--repeat 3]
 //
@@ -39,6 +41,7 @@ const memoryMB = Number(opt('--memory-mb', '1024'));
 // it, the native run is an unbudgeted exact BFS (the reference).
 const algo = opt('--algo', '');
 const workersList = opt('--workers', '');
+const appWorkers = opt('--app-workers', '');
 const transports = opt('--transport', 'shared').split(',');
 const repeat = Number(opt('--repeat', '1'));
 const codegen = args.includes('--codegen');
@@ -159,6 +162,7 @@ try {
     if (algo) params.a = algo;
     await h.openApp(page, srv.url + h.shareFragment(source, params));
     await page.waitForFunction((want) => window.locus.editor.getText() === want, source);
+    if (appWorkers) await page.locator('[data-testid=opt-workers]').selectOption(appWorkers);
     await page.evaluate((ms) => { window.ticks = 0; window.tickTimer = setInterval(() => window.ticks++, ms); }, TICK_MS);
     await page.evaluate(() => { window.t0 = performance.now(); window.ticks = 0; });
     await page.locator('[data-testid=run]').click();
@@ -169,6 +173,7 @@ try {
     const states = await h.statNumber(page, 'states');
     const rules = await h.statNumber(page, 'rules');
     const secs = seconds((await page.locator('[data-testid=stat-time] dd').textContent()).trim());
+    const code = (await page.locator('[data-testid=stat-code] dd').textContent()).trim();
     await h.screenshot(page, `measure-${sym}`);
     await page.close();
 
@@ -191,6 +196,7 @@ try {
       ticks_delivered: ticks,
       ticks_expected: Math.floor((wall * 1000) / TICK_MS),
       responsiveness: +(ticks / Math.max(1, Math.floor((wall * 1000) / TICK_MS))).toFixed(2),
+      code,
     });
   }
 } finally {
