@@ -253,22 +253,23 @@ procedure small(p: 0 .. 3); begin end;
 		body string
 		at   string // the failing construct: its first occurrence in body
 		kind string
+		msg  string // part of the message, if given
 	}{
-		{"x := y + 1", "y", compile.ErrUndefinedRead},
-		{"clear rec; x := rec.f + rec2.f", "rec2.f", compile.ErrUndefinedRead},
-		{"x := 3; arr[x] := 1", "x]", compile.ErrIndex},
-		{"x := 11 - 2; x := x + 5", ":= x", compile.ErrRangeAssign},
-		{"x := 0; y := 5 / x", "/", compile.ErrDivZero},
-		{"x := 0; y := 5 % x", "%", compile.ErrDivZero},
-		{"x := 0; for i := 0 to 3 by x do end", "i :=", compile.ErrForStepZero},
-		{"x := 1; y := x * 9223372036854775807 * 2", "* 2", compile.ErrOverflow},
-		{"x := 0; assert x = 1 \"one\"", "assert", compile.ErrAssertion},
-		{"error \"stop\"", "error", compile.ErrErrorStmt},
-		{"undefine ms; for i := 0 to 3 do multisetadd(1, ms) end", "multisetadd", compile.ErrMultisetFull},
-		{"x := down(15000)", "fn:down(n - 1)", compile.ErrRecursion}, // the call one too deep
-		{"b := none()", "none", compile.ErrNoReturn},
-		{"x := 5; small(x)", "x)", compile.ErrRangeParam},
-		{"c := ea; w := c; z := w", ":= w", compile.ErrRangeAssign}, // a union value that is not a scalarset
+		{"x := y + 1", "y", compile.ErrUndefinedRead, ""},
+		{"clear rec; x := rec.f + rec2.f", "rec2.f", compile.ErrUndefinedRead, ""},
+		{"x := 3; arr[x] := 1", "x]", compile.ErrIndex, ""},
+		{"x := 11 - 2; x := x + 5", ":= x", compile.ErrRangeAssign, "value 14 is out of range for"},
+		{"x := 0; y := 5 / x", "/", compile.ErrDivZero, ""},
+		{"x := 0; y := 5 % x", "%", compile.ErrDivZero, ""},
+		{"x := 0; for i := 0 to 3 by x do end", "i :=", compile.ErrForStepZero, ""},
+		{"x := 1; y := x * 9223372036854775807 * 2", "* 2", compile.ErrOverflow, ""},
+		{"x := 0; assert x = 1 \"one\"", "assert", compile.ErrAssertion, ""},
+		{"error \"stop\"", "error", compile.ErrErrorStmt, ""},
+		{"undefine ms; for i := 0 to 3 do multisetadd(1, ms) end", "multisetadd", compile.ErrMultisetFull, ""},
+		{"x := down(15000)", "fn:down(n - 1)", compile.ErrRecursion, ""}, // the call one too deep
+		{"b := none()", "none", compile.ErrNoReturn, ""},
+		{"x := 5; small(x)", "x)", compile.ErrRangeParam, "value 5 is out of range for parameter p of small (0..3)"},
+		{"c := ea; w := c; z := w", ":= w", compile.ErrRangeAssign, "is out of range for"}, // a union value that is not a scalarset
 	} {
 		t.Run(tc.body, func(t *testing.T) {
 			src := stmtDecls + fns + "startstate begin\n" + tc.body + "\nend;"
@@ -287,8 +288,8 @@ procedure small(p: 0 .. 3); begin end;
 				col = len(before) - strings.LastIndex(before, "\n")
 			}
 			want := "t.m:" + fmt.Sprint(line) + ":" + fmt.Sprint(col)
-			if got := m.Position(err.Pos).String(); err.Kind != tc.kind || got != want {
-				t.Fatalf("%s at %s (%s), want %s at %s", err.Kind, got, err.Msg, tc.kind, want)
+			if got := m.Position(err.Pos).String(); err.Kind != tc.kind || got != want || !strings.Contains(err.Msg, tc.msg) {
+				t.Fatalf("%s at %s (%s), want %s at %s (%s)", err.Kind, got, err.Msg, tc.kind, want, tc.msg)
 			}
 		})
 	}

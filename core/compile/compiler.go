@@ -74,6 +74,7 @@ type compiler struct {
 	err                          *CompileError
 	nInv, nAssume, nCover, nLive int
 	coverStmt                    map[murphi.Pos]int // index in CoverStmts
+	leaveFn                      func()             // c.leave, bound once (enter returns it on every node)
 }
 
 // bail is the private panic used to stop compiling at the first error.
@@ -93,6 +94,7 @@ func Compile(ck *murphi.Checked) (m *Model, err error) {
 
 		coverStmt: make(map[murphi.Pos]int),
 	}
+	c.leaveFn = c.leave
 	c.undef = math.MinInt64
 	if ck.Unsigned {
 		c.undef = -1 // MaxUint64: never a legal value (ranges stop at 2^64-2)
@@ -162,7 +164,7 @@ func (c *compiler) enter(pos murphi.Pos) func() {
 		c.fail(pos, "the model is too large to compile: with its rulesets expanded it has more than %d expressions and statements", maxCompiledNodes)
 	}
 	c.nest++
-	return c.leave
+	return c.leaveFn
 }
 
 func (c *compiler) leave() { c.nest-- }

@@ -49,10 +49,8 @@ func (c *compiler) block(list []murphi.Stmt) stmtFn { return seq(c.stmts(list)) 
 // slot of type dst, or nil when every such value fits.
 func (c *compiler) storeCheck(dst, src *murphi.Type, kind, text string, pos murphi.Pos) func(int64) {
 	ar := c.ar
-	fail := func(v int64) {
-		panic(&RuntimeError{Kind: kind, Pos: pos,
-			Msg: fmt.Sprintf("value %s is out of range for %s (%s)", c.describeValue(src, v), text, dst)})
-	}
+	// The checks call rangeFail themselves: a failure closure made here
+	// would be allocated for every store, and most need no check.
 	switch dst.Kind {
 	case murphi.TRange:
 		lo, hi := dst.Lo, dst.Hi
@@ -62,13 +60,13 @@ func (c *compiler) storeCheck(dst, src *murphi.Type, kind, text string, pos murp
 		if ar.Unsigned {
 			return func(v int64) {
 				if uint64(v) < uint64(lo) || uint64(v) > uint64(hi) {
-					fail(v)
+					c.rangeFail(dst, src, kind, text, pos, v)
 				}
 			}
 		}
 		return func(v int64) {
 			if v < lo || v > hi {
-				fail(v)
+				c.rangeFail(dst, src, kind, text, pos, v)
 			}
 		}
 	case murphi.TEnum, murphi.TScalarset:
@@ -78,7 +76,7 @@ func (c *compiler) storeCheck(dst, src *murphi.Type, kind, text string, pos murp
 		lo, hi := dst.Lo, dst.Hi
 		return func(v int64) {
 			if v < lo || v > hi {
-				fail(v)
+				c.rangeFail(dst, src, kind, text, pos, v)
 			}
 		}
 	case murphi.TUnion:
@@ -92,10 +90,17 @@ func (c *compiler) storeCheck(dst, src *murphi.Type, kind, text string, pos murp
 					return
 				}
 			}
-			fail(v)
+			c.rangeFail(dst, src, kind, text, pos, v)
 		}
 	}
 	return nil
+}
+
+// rangeFail reports a value v of type src out of range for a slot of type
+// dst (see storeCheck).
+func (c *compiler) rangeFail(dst, src *murphi.Type, kind, text string, pos murphi.Pos, v int64) {
+	panic(&RuntimeError{Kind: kind, Pos: pos,
+		Msg: fmt.Sprintf("value %s is out of range for %s (%s)", c.describeValue(src, v), text, dst)})
 }
 
 func (c *compiler) describeValue(t *murphi.Type, v int64) string {
