@@ -427,7 +427,7 @@ func (a *App) AutoWorkers() int {
 // WorkerCount is the number of Workers a run of a parallel engine asks for.
 func (a *App) WorkerCount() int {
 	if a.Workers > 0 {
-		return min(a.Workers, protocol.MaxWorkers)
+		return a.Workers // SetOption keeps it within protocol.MaxWorkers
 	}
 	return a.AutoWorkers()
 }

@@ -246,16 +246,23 @@ func (w *worker) check(m protocol.Message) {
 	// faster), else on the closures over o.Workers Workers.
 	opts.Generated = codegenRuntime()
 	if o.Workers > 1 {
-		parts, err := startHelpers(m, func(budget int64) {
-			debug.SetMemoryLimit(protocol.HeapLimit(budget))
-			hard.Store(protocol.HardHeapLimit(budget))
-		})
+		// The helpers start with the check, so that they compile the
+		// model while this Worker does (sci: 0.4-0.6 s in each).
+		parts, err := startParts(m)
 		if err != nil {
 			w.post(protocol.Message{Type: protocol.TypeError, ID: m.ID, Message: "cannot start the parallel search's Workers: " + err.Error()})
 			return
 		}
 		defer parts.close()
 		opts.Parts = parts
+		// While they run, the helpers hold their shares of the budget;
+		// this Worker holds its own and the trail.
+		limit := func(budget int64) {
+			debug.SetMemoryLimit(protocol.HeapLimit(budget))
+			hard.Store(protocol.HardHeapLimit(budget))
+		}
+		limit(o.MemoryBytes / int64(o.Workers))
+		parts.onRelease = func() { limit(o.MemoryBytes) }
 	}
 	var res *verify.Result
 	if err := safely(func() {

@@ -32,12 +32,16 @@ type partMsg struct {
 }
 
 // partWorkers is the coordinator's end of the helper Workers: it
-// implements explore.PartTransport.
+// implements explore.PartTransport, and explore.PartReleaser: a search
+// that gives them up (generated code on one Worker, or auto going on alone
+// past its exact phase) ends them, and onRelease gives this Worker the
+// whole budget back.
 type partWorkers struct {
-	helpers []js.Value
-	inbox   []chan partMsg // per part: messages that came by postMessage, and failures
-	to      []*sabChan     // per part, when shared memory is used
-	from    []*sabChan
+	helpers   []js.Value
+	inbox     []chan partMsg // per part: messages that came by postMessage, and failures
+	to        []*sabChan     // per part, when shared memory is used
+	from      []*sabChan
+	onRelease func()
 }
 
 // sharedMemory reports whether this Worker may use SharedArrayBuffers,
@@ -110,63 +114,6 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 	return p, nil
 }
 
-// helperParts is the PartTransport of a parallel check: its helper
-// Workers (startParts), started with the check so that they compile the
-// model while this Worker does (sci: 0.4-0.6 s in each). While they run,
-// this Worker's heap is held to its share of the budget (the helpers hold
-// theirs); a search that gives them up (explore.PartReleaser: generated
-// code on one Worker, or auto going on alone past its exact phase) ends
-// them and has the whole budget again.
-type helperParts struct {
-	m     protocol.Message
-	limit func(budget int64) // sets this Worker's heap limits for an engine budget
-	p     *partWorkers
-}
-
-// startHelpers starts the helper Workers of check m.
-func startHelpers(m protocol.Message, limit func(budget int64)) (*helperParts, error) {
-	p, err := startParts(m)
-	if err != nil {
-		return nil, err
-	}
-	o := m.Options
-	limit(o.MemoryBytes / int64(o.Workers))
-	return &helperParts{m: m, limit: limit, p: p}, nil
-}
-
-var errReleased = errors.New("the parallel search's Workers were released")
-
-// Send implements explore.PartTransport.
-func (h *helperParts) Send(i int, msg []byte) error {
-	if h.p == nil {
-		return errReleased
-	}
-	return h.p.Send(i, msg)
-}
-
-// Recv implements explore.PartTransport.
-func (h *helperParts) Recv(i int) ([]byte, error) {
-	if h.p == nil {
-		return nil, errReleased
-	}
-	return h.p.Recv(i)
-}
-
-// Release implements explore.PartReleaser.
-func (h *helperParts) Release() {
-	if h.p != nil {
-		h.close()
-		h.limit(h.m.Options.MemoryBytes)
-	}
-}
-
-func (h *helperParts) close() {
-	if h.p != nil {
-		h.p.close()
-		h.p = nil
-	}
-}
-
 // deliver queues a message without blocking (a JavaScript callback must
 // not): a part has at most one answer outstanding, and a failure or two.
 func deliver(ch chan partMsg, m partMsg) {
@@ -210,7 +157,16 @@ func (p *partWorkers) Recv(i int) ([]byte, error) {
 	return m.data, m.err
 }
 
-// close stops the helpers. Their handlers stay: a helper stopped while it
+// Release implements explore.PartReleaser.
+func (p *partWorkers) Release() {
+	p.close()
+	if p.onRelease != nil {
+		p.onRelease()
+		p.onRelease = nil
+	}
+}
+
+// close stops the helpers (again, harmlessly). Their handlers stay: a helper stopped while it
 // loads (released before the search needed it) fails its importScripts,
 // and that error event still arrives, to be handled (not reported as this
 // Worker's) by a function that is still there. This Worker ends with the
