@@ -7,6 +7,7 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/internal/stackyield"
@@ -44,7 +45,14 @@ func (c *compiler) procFor(d *murphi.ProcDecl) *proc {
 		p.resultType = d.Obj.Type
 		p.resultSize = SlotSize(p.resultType)
 	}
-	// Compile in a fresh unit, saving the caller's.
+	// Compile in a fresh unit, saving the caller's, and in a copy of its
+	// bindings: the caller may be compiling an inlined call of d (a
+	// recursive d is inlined once before it calls itself), whose
+	// parameters and locals are bound to the caller's frame and must stay
+	// so for the rest of its body (the arguments of this very call).
+	saveEnv := c.env
+	c.env = maps.Clone(c.env)
+	defer func() { c.env = saveEnv }()
 	saveTop, saveMax, saveFn, saveLocals, saveNest := c.frameTop, c.frameMax, c.fn, c.locals, c.nest
 	saveUnrolled := c.unrolled
 	c.frameTop, c.frameMax, c.fn, c.nest = 0, 0, p, 0
