@@ -984,6 +984,12 @@ func (g *gen) intOp(t *typ, depth int) string {
 		}
 	case 9:
 		return paren(sub()) + " * 0"
+	case 10:
+		if g.chance(50) {
+			// A count from a range that may hold negative values (which
+			// shift the other way) and large ones.
+			return paren(sub()) + []string{" << ", " >> "}[g.n(2)] + paren(sub())
+		}
 	}
 	return g.leaf(t)
 }
