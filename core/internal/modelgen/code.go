@@ -303,7 +303,9 @@ func (g *gen) stmt(depth int) {
 		g.hasAssume = true
 		g.line("assume %s;", g.boolExpr(1))
 	case 19:
-		g.line("cover \"%s\" %s;", g.id("c"), g.boolExpr(1))
+		if !g.omit.Covers {
+			g.line("cover \"%s\" %s;", g.id("c"), g.boolExpr(1))
+		}
 	case 20, 21:
 		g.multisetStmt()
 	case 22:

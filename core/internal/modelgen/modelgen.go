@@ -64,11 +64,24 @@ type Model struct {
 	Bound     int
 }
 
+// Omit names features a model leaves out, to draw models from a subset
+// of the language (the code generator's, say). Leaving nothing out draws
+// Generate's models.
+type Omit struct {
+	Covers     bool // cover statements, cover and liveness properties
+	Multisets  bool
+	Priorities bool
+	Unsigned   bool
+}
+
 // Generate builds one model.
-func Generate(src Source) Model {
-	g := &gen{src: src}
+func Generate(src Source) Model { return GenerateOmitting(src, Omit{}) }
+
+// GenerateOmitting builds one model without the features o names.
+func GenerateOmitting(src Source, o Omit) Model {
+	g := &gen{src: src, omit: o}
 	g.undef = g.chance(20)
-	g.unsigned = g.chance(5)
+	g.unsigned = g.chance(5) && !o.Unsigned
 	g.model()
 	m := Model{Source: g.b.String(), MaxErrors: 1}
 	m.Symmetry = g.scalarset != nil && g.chance(70)
@@ -312,6 +325,7 @@ type gen struct {
 	loopDepth  int
 	stmtBudget int
 	priorities bool
+	omit       Omit
 	hasAssume  bool
 	cur        *unit // the unit being generated
 	pointers   *sym  // an array from the scalarset to itself, if any
@@ -415,7 +429,9 @@ func (g *gen) types() {
 				// Aggregates inside records: nested layouts and copies.
 				ft = &typ{kind: kArray, index: g.indexType(), elem: g.simpleType()}
 			case 2:
-				ft = &typ{kind: kMset, size: 2, elem: g.simpleType()}
+				if !g.omit.Multisets {
+					ft = &typ{kind: kMset, size: 2, elem: g.simpleType()}
+				}
 			}
 			t.fields = append(t.fields, field{name: fmt.Sprintf("f%d", i), t: ft})
 		}
@@ -475,7 +491,7 @@ func (g *gen) varType() *typ {
 			return g.records[g.n(len(g.records))]
 		}
 	case 7:
-		if g.chance(60) {
+		if g.chance(60) && !g.omit.Multisets {
 			return &typ{kind: kMset, size: 2 + g.n(2), elem: g.elemType()}
 		}
 	}

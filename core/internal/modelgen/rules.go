@@ -61,7 +61,7 @@ func (g *gen) leafLiteral(t *typ) string {
 }
 
 func (g *gen) rules() {
-	g.priorities = g.chance(12)
+	g.priorities = g.chance(12) && !g.omit.Priorities
 	if p := g.pointers; p != nil {
 		i, j := g.id("i"), g.id("j")
 		g.line("ruleset %s: %s; %s: %s do", i, g.scalarset.name, j, g.scalarset.name)
@@ -230,8 +230,16 @@ func (g *gen) property() {
 	case 0:
 		g.line("assume \"%s\" %s;", name, cond)
 	case 1, 2:
+		if g.omit.Covers {
+			g.line("invariant \"%s\" %s;", name, cond)
+			break
+		}
 		g.line("cover \"%s\" %s;", name, cond)
 	case 3, 4:
+		if g.omit.Covers {
+			g.line("invariant \"%s\" %s;", name, cond)
+			break
+		}
 		g.line("liveness \"%s\" %s;", name, cond)
 	default:
 		g.line("invariant \"%s\" %s;", name, cond)
