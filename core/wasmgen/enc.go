@@ -408,6 +408,7 @@ func (f *fn) i64And()        { f.op(0x83) }
 func (f *fn) i64Or()         { f.op(0x84) }
 func (f *fn) i64Xor()        { f.op(0x85) }
 func (f *fn) i64Shl()        { f.op(0x86) }
+func (f *fn) i64ShrS()       { f.op(0x87) }
 func (f *fn) i64ShrU()       { f.op(0x88) }
 func (f *fn) i64Rotl()       { f.op(0x89) }
 func (f *fn) i32WrapI64()    { f.op(0xa7) }

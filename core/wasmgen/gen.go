@@ -421,15 +421,17 @@ func (u *unit) place(x murphi.Expr) place {
 // that runs: the checker also folds x*0, 0*x, 0/x and 0%x when x is not
 // constant, but a rule still evaluates x, and reading it may fail (as
 // core/compile's constant).
-func (u *unit) constant(x murphi.Expr) (int64, bool) {
-	tv := u.g.info.Types[x]
+func (u *unit) constant(x murphi.Expr) (int64, bool) { return u.g.constant(x) }
+
+func (g *gen) constant(x murphi.Expr) (int64, bool) {
+	tv := g.info.Types[x]
 	if !tv.Const || tv.Type == nil || !tv.Type.IsSimple() {
 		return 0, false
 	}
 	found := false
 	murphi.Inspect(x, func(n murphi.Node) bool {
 		if b, ok := n.(*murphi.BinaryExpr); ok && (b.Op == murphi.MUL || b.Op == murphi.QUO || b.Op == murphi.REM) {
-			if !u.g.info.Types[b.X].Const || !u.g.info.Types[b.Y].Const {
+			if !g.info.Types[b.X].Const || !g.info.Types[b.Y].Const {
 				found = true
 			}
 		}
@@ -468,7 +470,9 @@ func (u *unit) loopVar(x murphi.Expr) *loopVar {
 
 // constIdent reports the value of x if it names a constant binding (a
 // ruleset parameter).
-func (u *unit) constIdent(x murphi.Expr) (int64, bool) {
+func (u *unit) constIdent(x murphi.Expr) (int64, bool) { return u.g.constIdent(x) }
+
+func (g *gen) constIdent(x murphi.Expr) (int64, bool) {
 	id, ok := unparen(x).(*murphi.Ident)
 	if !ok {
 		return 0, false
@@ -476,7 +480,7 @@ func (u *unit) constIdent(x murphi.Expr) (int64, bool) {
 	if id.Obj.Kind == murphi.ObjConst {
 		return id.Obj.Value, true
 	}
-	b, ok := u.g.env[id.Obj]
+	b, ok := g.env[id.Obj]
 	return b.v, ok && b.kind == bConst
 }
 
@@ -663,6 +667,38 @@ func (u *unit) binary(x *murphi.BinaryExpr) {
 		default:
 			f.i64Or()
 		}
+	case murphi.SHL, murphi.SHR:
+		// As murphi.Arith's Shl and Shr: a negative count shifts the
+		// other way, and a count of 64 or more (MinInt64's magnitude is
+		// one) gives 0; wasm's shifts take the count modulo 64.
+		neg, n := f.local(i32), f.local(i64)
+		f.get(b)
+		f.i64Const(0)
+		f.i64LtS()
+		f.set(neg)
+		f.i64Const(0)
+		f.get(b)
+		f.i64Sub()
+		f.get(b)
+		f.get(neg)
+		f.select_()
+		f.set(n)
+		f.get(a)
+		f.get(n)
+		f.i64Shl()
+		f.get(a)
+		f.get(n)
+		f.i64ShrS()
+		f.get(neg) // shift left: << by a count not negative, or >> by one negative
+		if x.Op == murphi.SHL {
+			f.i32Eqz()
+		}
+		f.select_()
+		f.i64Const(0)
+		f.get(n)
+		f.i64Const(64)
+		f.i64LtU()
+		f.select_()
 	default:
 		u.g.fail(x.Pos(), "the operator %s", x.Op)
 	}
@@ -825,15 +861,15 @@ func (u *unit) aggregate(x murphi.Expr) place {
 }
 
 // quantValues returns the bounds of a quantifier with constant bounds and
-// step 1 (typed quantifiers, or ranges written with constants).
-func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64) {
-	g := u.g
+// step 1 (typed quantifiers, or ranges written with constants); ok is
+// false for other ranges, which dynLoop runs.
+func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64, ok bool) {
 	if q.Type != nil {
 		t := q.Name.Obj.Type
 		if t.Kind == murphi.TUnion {
-			return 0, int64(t.Count()) - 1 // positions: see loop
+			return 0, int64(t.Count()) - 1, true // positions: see loop
 		}
-		return t.Lo, t.Hi
+		return t.Lo, t.Hi, true
 	}
 	from, ok1 := u.constOf(q.From)
 	to, ok2 := u.constOf(q.To)
@@ -842,17 +878,58 @@ func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64) {
 		by, ok3 = u.constOf(q.By)
 	}
 	if !ok1 || !ok2 || !ok3 || by != 1 {
-		g.fail(q.Pos(), "a loop whose bounds are not constants, or whose step is not 1")
+		return 0, 0, false
 	}
-	return from, to
+	return from, to, true
+}
+
+// valueRange returns the least and greatest value x may have: its own if
+// it is constant, else its type's if that is a range (a read of an
+// undefined value traps first).
+func (u *unit) valueRange(x murphi.Expr) (lo, hi int64, ok bool) {
+	if v, ok := u.constOf(x); ok {
+		return v, v, true
+	}
+	if t := u.g.info.Types[x].Type; t != nil && t.Kind == murphi.TRange {
+		return t.Lo, t.Hi, true
+	}
+	return 0, 0, false
+}
+
+// dynIterations bounds the iterations of a loop that dynLoop runs, for
+// the step limit (see addSteps): from the ranges of its bounds and a
+// constant step where they are known, else the closures' limit on one
+// loop, past which both fail.
+func (u *unit) dynIterations(q *murphi.Quantifier) uint64 {
+	by, ok := int64(1), true
+	if q.By != nil {
+		by, ok = u.constOf(q.By)
+	}
+	fromLo, fromHi, ok1 := u.valueRange(q.From)
+	toLo, toHi, ok2 := u.valueRange(q.To)
+	if !ok || !ok1 || !ok2 || by == 0 {
+		return loopLimit
+	}
+	var span uint64 // the greatest distance from the first value to the last
+	switch {
+	case by > 0 && toHi >= fromLo:
+		span = uint64(toHi-fromLo) / uint64(by)
+	case by < 0 && fromHi >= toLo:
+		span = uint64(fromHi-toLo) / uint64(-by) // -MinInt64 wraps to itself: 2^63 as a uint64
+	default:
+		return 0
+	}
+	return min(span+1, loopLimit)
 }
 
 // constOf returns the value of x if it is constant.
-func (u *unit) constOf(x murphi.Expr) (int64, bool) {
-	if v, ok := u.constant(x); ok {
+func (u *unit) constOf(x murphi.Expr) (int64, bool) { return u.g.constOf(x) }
+
+func (g *gen) constOf(x murphi.Expr) (int64, bool) {
+	if v, ok := g.constant(x); ok {
 		return v, true
 	}
-	return u.constIdent(x)
+	return g.constIdent(x)
 }
 
 // loop runs body for each value of q, stored in a fresh frame slot bound
@@ -860,7 +937,11 @@ func (u *unit) constOf(x murphi.Expr) (int64, bool) {
 // expressions, may branch there.
 func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f := u.f
-	lo, hi := u.quantValues(q)
+	lo, hi, ok := u.quantValues(q)
+	if !ok {
+		u.dynLoop(q, body)
+		return
+	}
 	if lo > hi {
 		return // no iteration (the closures' loop runs none either)
 	}
@@ -912,6 +993,96 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.get(v)
 	f.i64Const(1)
 	f.i64Add()
+	f.set(v)
+	f.br(0)
+	f.end()
+	f.end()
+	u.depth -= 2
+	u.weight = saveW
+	if had {
+		u.g.env[q.Name.Obj] = old
+	} else {
+		delete(u.g.env, q.Name.Obj)
+	}
+}
+
+// dynLoop is loop for a range whose bounds or step are computed (or a
+// step other than 1), with the closures' semantics (core/compile's
+// iterate): the bounds and the step evaluated once, in that order; a step
+// of 0 fails; the loop goes up for a positive step and down for a
+// negative one, while the value has not passed the last bound, and ends
+// where the next value would overflow; more than loopLimit iterations
+// fail. A failure traps, and the closures run the search again and report
+// it.
+func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
+	f := u.f
+	count := u.dynIterations(q)
+	u.step(count, q.Pos())
+	saveW := u.weight
+	u.weight *= count
+	last, by, v, next, n := f.local(i64), f.local(i64), f.local(i64), f.local(i64), f.local(i32)
+	u.expr(q.From)
+	f.set(v)
+	u.expr(q.To)
+	f.set(last)
+	if q.By != nil {
+		u.expr(q.By)
+		f.tee(by)
+		f.i64Eqz()
+		u.trapIf()
+	} else {
+		f.i64Const(1)
+		f.set(by)
+	}
+	slot := u.alloc(1)
+	old, had := u.g.env[q.Name.Obj]
+	at := u.frame(slot, nil)
+	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: at}
+	f.block()
+	u.depth++
+	exit := u.depth
+	f.loop()
+	u.depth++
+	// Past the last bound: up, last < v; down, v < last.
+	f.get(last)
+	f.get(v)
+	f.i64LtS()
+	f.get(v)
+	f.get(last)
+	f.i64LtS()
+	f.get(by)
+	f.i64Const(0)
+	f.i64GtS()
+	f.select_()
+	f.brIf(uint32(u.depth - exit))
+	f.get(n)
+	f.i32Const(loopLimit)
+	f.i32GeU()
+	u.trapIf()
+	f.get(n)
+	f.i32Const(1)
+	f.i32Add()
+	f.set(n)
+	at.push(u)
+	f.get(v)
+	f.i64Store(0)
+	body(exit)
+	// The next value, unless it overflows: (v^next)&(by^next) < 0.
+	f.get(v)
+	f.get(by)
+	f.i64Add()
+	f.set(next)
+	f.get(v)
+	f.get(next)
+	f.i64Xor()
+	f.get(by)
+	f.get(next)
+	f.i64Xor()
+	f.i64And()
+	f.i64Const(0)
+	f.i64LtS()
+	f.brIf(uint32(u.depth - exit))
+	f.get(next)
 	f.set(v)
 	f.br(0)
 	f.end()

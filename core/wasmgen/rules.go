@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
+	"math"
 	"strings"
 )
 
@@ -86,11 +87,13 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 					return
 				}
 				q := qs[0]
-				if q.Type == nil {
-					g.fail(q.Pos(), "a ruleset parameter over a range")
+				var vals []int64
+				if q.Type != nil {
+					vals = compile.IndexValues(q.Name.Obj.Type)
+				} else {
+					vals = g.rangeValues(q, params)
 				}
-				t := q.Name.Obj.Type
-				for _, v := range compile.IndexValues(t) {
+				for _, v := range vals {
 					quant(qs[1:], append(append([]paramValue(nil), params...), paramValue{q.Name.Obj, v}))
 				}
 			}
@@ -114,6 +117,35 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 		walk(d, nil)
 	}
 	return rules, invariants, assumes
+}
+
+// rangeValues lists the values of ruleset parameter q over a range, as
+// core/compile's quantValues: its bounds and step are constants, where
+// the enclosing rulesets' parameters (params) are; from the first bound,
+// by the step, while the value has not passed the last bound, until the
+// next would overflow. (The model is signed: see checkModel.)
+func (g *gen) rangeValues(q *murphi.Quantifier, params []paramValue) []int64 {
+	defer g.bindParams(params)()
+	from, ok1 := g.constOf(q.From)
+	to, ok2 := g.constOf(q.To)
+	by, ok3 := int64(1), true
+	if q.By != nil {
+		by, ok3 = g.constOf(q.By)
+	}
+	if !ok1 || !ok2 || !ok3 || by == 0 {
+		g.fail(q.Pos(), "a ruleset parameter over a range whose bounds are not constants")
+	}
+	var vals []int64
+	for v := from; by > 0 && v <= to || by < 0 && v >= to; v += by {
+		vals = append(vals, v)
+		if len(vals) > compile.MaxRuleInstances {
+			g.fail(q.Pos(), "a ruleset of more than %d instances", compile.MaxRuleInstances)
+		}
+		if by > 0 && v > math.MaxInt64-by || by < 0 && v < math.MinInt64-by {
+			break // the next value would overflow
+		}
+	}
+	return vals
 }
 
 // bindParams binds ruleset parameters as constants.
@@ -214,12 +246,6 @@ func (g *gen) checkModel() {
 			g.fail(murphi.NoPos, "state leaves of multisets or of more than 56 bits")
 		}
 	}
-	murphi.Inspect(g.ck.Model, func(n murphi.Node) bool {
-		if n, ok := n.(*murphi.WhileStmt); ok {
-			g.fail(n.Pos(), "while loops")
-		}
-		return true
-	})
 }
 
 // bindAliasRules binds the aliases of the alias rules around a rule or

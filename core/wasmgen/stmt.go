@@ -235,6 +235,36 @@ func (u *unit) stmt(s murphi.Stmt) {
 		}
 		build(0)
 		u.frameTop = mark
+	case *murphi.WhileStmt:
+		// As core/compile: the condition before each iteration, and more
+		// than loopLimit iterations fail (a trap: the closures run the
+		// search again and report it).
+		u.step(loopLimit, s.Pos())
+		saveW := u.weight
+		u.weight *= loopLimit
+		n := f.local(i32)
+		f.block()
+		u.depth++
+		exit := u.depth
+		f.loop()
+		u.depth++
+		u.cond(s.Cond)
+		f.i32Eqz()
+		f.brIf(uint32(u.depth - exit))
+		f.get(n)
+		f.i32Const(loopLimit)
+		f.i32GeU()
+		u.trapIf()
+		f.get(n)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(n)
+		u.stmts(s.Body)
+		f.br(0)
+		f.end()
+		f.end()
+		u.depth -= 2
+		u.weight = saveW
 	case *murphi.AliasStmt:
 		mark := u.frameTop
 		restore := u.bindAliases(s.Aliases)

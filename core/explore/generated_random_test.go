@@ -1,0 +1,77 @@
+//go:build !js
+
+package explore_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/locus-mc/locus/core/internal/modelgen"
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
+)
+
+// TestGeneratedSameAsClosuresOnRandomModels is TestGeneratedSameAsClosures
+// on models drawn by core/internal/modelgen (the differential test's, which
+// compares the closures with the reference interpreter): loops with
+// computed bounds and steps, while loops, shifts, runtime errors of every
+// kind, functions and procedures, aliases, unions, undefined values. Each
+// runs without symmetry (the generator does not cover it), with the
+// model's deadlock and depth options.
+func TestGeneratedSameAsClosuresOnRandomModels(t *testing.T) {
+	seeds := uint64(400)
+	if testing.Short() {
+		seeds = 100
+	}
+	rt := wazerorun.Runtime{}
+	// What the generator does not cover (the closures would run those
+	// models), and one error at most (the generated search stops at the
+	// first).
+	omit := modelgen.Omit{Covers: true, Multisets: true, Priorities: true, Unsigned: true}
+	generated, kinds, uncovered := 0, map[string]int{}, map[string]int{}
+	for seed := uint64(0); seed < seeds; seed++ {
+		gm := modelgen.GenerateOmitting(modelgen.NewRand(seed), omit)
+		opts := verify.Options{Options: job.Options{Symmetry: "off", Deadlock: gm.Deadlock,
+			Bound: gm.Bound, Workers: 1, Algorithm: "bfs"}}
+		want := verify.Check(context.Background(), "gen.m", []byte(gm.Source), opts)
+		if want.Verdict == verify.Rejected {
+			continue
+		}
+		opts.Generated = rt
+		got := verify.Check(context.Background(), "gen.m", []byte(gm.Source), opts)
+		if got.CodeGen != "" {
+			generated++
+			kinds[string(got.Verdict)]++
+		} else {
+			for _, d := range got.Diagnostics {
+				if generatorBug(d.Message) {
+					t.Fatalf("seed %d: %s\n--- model:\n%s", seed, d.Message, gm.Source)
+				}
+				if i := strings.Index(d.Message, "does not cover "); i >= 0 {
+					why := d.Message[i+len("does not cover "):]
+					if j := strings.LastIndex(why, ": "); j >= 0 {
+						why = why[:j]
+					}
+					if k := strings.Index(why, ": "); k >= 0 && strings.HasPrefix(why, "gen.m:") {
+						why = why[k+2:]
+					}
+					uncovered[why]++
+				} else if strings.Contains(d.Message, "closures") {
+					uncovered["a trap (run-time check), the closures ran it again"]++
+				}
+			}
+		}
+		got.CodeGen = ""
+		if g, w := comparable(t, got), comparable(t, want); g != w {
+			t.Fatalf("seed %d: generated:\n%s\nclosures:\n%s\n--- model:\n%s", seed, g, w, gm.Source)
+		}
+	}
+	// The generator must cover enough of them, passing and failing, for
+	// the comparison to mean something.
+	if generated < int(seeds)/3 || kinds["pass"] == 0 || kinds["fail"] == 0 {
+		t.Fatalf("only %d of %d models ran in generated code (verdicts %v)", generated, seeds, kinds)
+	}
+	t.Logf("%d of %d models ran in generated code (verdicts %v); the others: %v", generated, seeds, kinds, uncovered)
+}
