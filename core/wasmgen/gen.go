@@ -195,11 +195,14 @@ type unit struct {
 	// fp is the local holding the frame's address in a procedure or
 	// function, -1 in rules and properties (whose frame is fixed).
 	fp int32
-	// resultType is a function's result type (nil elsewhere).
-	resultType *murphi.Type
-	weight     uint64 // iterations of the enclosing loops
-	steps      uint64 // loop iterations and calls, at most, per execution
-	inRule     bool   // a rule body: an assume statement returns status 2
+	// resultType is a function's result type (nil elsewhere);
+	// resultPlace, where a function whose result is a record or an
+	// array writes it (its caller's frame).
+	resultType  *murphi.Type
+	resultPlace place
+	weight      uint64 // iterations of the enclosing loops
+	steps       uint64 // loop iterations and calls, at most, per execution
+	inRule      bool   // a rule body: an assume statement returns status 2
 	// quantExit is the depth of the outermost loop's exit block of the
 	// quantified expression being generated.
 	quantExit int
@@ -849,15 +852,44 @@ func (u *unit) aggregateEq(x *murphi.BinaryExpr) {
 	}
 }
 
-// aggregate returns the place of an aggregate-valued expression.
+// aggregate returns the place of an aggregate-valued expression: a
+// variable's, or a frame temporary holding a function's result or the
+// chosen arm of a conditional (as core/compile's aggregate).
 func (u *unit) aggregate(x murphi.Expr) place {
-	if p, ok := x.(*murphi.ParenExpr); ok {
-		return u.aggregate(p.X)
+	switch x := x.(type) {
+	case *murphi.ParenExpr:
+		return u.aggregate(x.X)
+	case *murphi.CallExpr:
+		return u.callAggregate(x)
+	case *murphi.CondExpr:
+		t := u.g.info.Types[x].Type
+		n := compile.SlotSize(t)
+		tmp := u.frame(u.alloc(n), t)
+		f := u.f
+		u.cond(x.Cond)
+		f.if_()
+		u.copyRaw(tmp, u.aggregate(x.Then), n)
+		f.else_()
+		u.copyRaw(tmp, u.aggregate(x.Else), n)
+		f.end()
+		return tmp
 	}
 	if !u.g.info.Types[x].Addressable {
 		u.g.fail(x.Pos(), "an aggregate value that is not a variable")
 	}
 	return u.place(x)
+}
+
+// copyRaw copies n slots from src to the frame temporary dst, undefined
+// ones too, with no check (the value is checked where it is stored).
+func (u *unit) copyRaw(dst, src place, n int) {
+	f := u.f
+	d, s := f.local(i32), f.local(i32)
+	dst.push(u)
+	f.set(d)
+	src.push(u)
+	f.set(s)
+	f.copyWords(func() { f.get(d) }, func() { f.get(s) }, 8*n, unrollCopy)
 }
 
 // quantValues returns the bounds of a quantifier with constant bounds and

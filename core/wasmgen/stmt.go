@@ -323,6 +323,11 @@ func (u *unit) stmt(s murphi.Stmt) {
 			if u.resultType == nil {
 				g.fail(s.Pos(), "a return with a value outside a function")
 			}
+			if !u.resultType.IsSimple() {
+				u.copyAggregate(u.resultPlace, u.aggregate(s.Result), u.resultType, g.info.Types[s.Result].Type, s.Pos())
+				f.return_()
+				return
+			}
 			v := f.local(i64)
 			u.expr(s.Result)
 			f.set(v)
@@ -456,19 +461,40 @@ func (u *unit) bindAliases(list []*murphi.AliasDecl) func() {
 // is dropped (Rumur allows it).
 func (u *unit) call(x *murphi.CallExpr) {
 	d := u.callee(x)
-	u.callProc(x, d)
-	if d.IsFunc {
+	switch {
+	case aggregateResult(d):
+		u.callAggregate(x)
+	case d.IsFunc:
+		u.callProc(x, d, nil)
 		u.f.drop()
+	default:
+		u.callProc(x, d, nil)
 	}
+}
+
+// aggregateResult reports whether d is a function whose result is a record
+// or an array: its caller gives it the address to write it to.
+func aggregateResult(d *murphi.ProcDecl) bool {
+	return d.IsFunc && d.Obj != nil && d.Obj.Type != nil && !d.Obj.Type.IsSimple()
 }
 
 // funcCall calls a function with a simple result and pushes the result.
 func (u *unit) funcCall(x *murphi.CallExpr) {
 	d := u.callee(x)
 	if !d.IsFunc || d.Obj == nil || d.Obj.Type == nil || !d.Obj.Type.IsSimple() {
-		u.g.fail(x.Pos(), "functions that return records or arrays")
+		u.g.fail(x.Pos(), "a call of a procedure, or of a function returning a record or an array, as a simple value")
 	}
-	u.callProc(x, d)
+	u.callProc(x, d, nil)
+}
+
+// callAggregate calls a function whose result is a record or an array,
+// into a frame temporary of the caller's, which it returns.
+func (u *unit) callAggregate(x *murphi.CallExpr) place {
+	d := u.callee(x)
+	t := d.Obj.Type
+	res := u.frame(u.alloc(compile.SlotSize(t)), t)
+	u.callProc(x, d, &res)
+	return res
 }
 
 func (u *unit) callee(x *murphi.CallExpr) *murphi.ProcDecl {
@@ -483,8 +509,9 @@ func (u *unit) callee(x *murphi.CallExpr) *murphi.ProcDecl {
 // and the caller's frame top as the callee's frame: value arguments are
 // copied into the caller's frame first (range-checked, as the closures
 // do), var arguments pass the address of their designator. A function
-// leaves its result on the stack.
-func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
+// leaves its result on the stack, or writes a record or array result to
+// res.
+func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	g := u.g
 	f := u.f
 	pf := g.procFunc(d, u.state)
@@ -566,6 +593,9 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl) {
 	for _, a := range args {
 		a.push(u)
 	}
+	if res != nil {
+		res.push(u)
+	}
 	u.frame(u.frameTop, nil).push(u)
 	u.reserve(u.frameTop + pf.frame)
 	f.call(pf.fn.idx)
@@ -612,9 +642,13 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 		}
 	}
 	n := uint32(len(params))
+	if aggregateResult(d) {
+		params = append(params, i32) // where the result goes
+		n++
+	}
 	params = append(params, i32) // the frame
 	var results []byte
-	if d.IsFunc {
+	if d.IsFunc && !aggregateResult(d) {
 		results = []byte{i64}
 	}
 	f := g.mod.newFunc(params, results)
@@ -623,6 +657,9 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	u.fp = int32(n)
 	if d.IsFunc {
 		u.resultType = d.Obj.Type
+	}
+	if aggregateResult(d) {
+		u.resultPlace = place{typ: d.Obj.Type, reach: placeParam, dyn: func(u *unit) { u.f.get(n - 1) }}
 	}
 	k := uint32(0)
 	var undo []func()
