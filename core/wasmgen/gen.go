@@ -982,14 +982,13 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	saveW := u.weight
 	u.weight *= count
 	slot := u.alloc(1)
-	old, had := u.g.env[q.Name.Obj]
 	at := u.frame(slot, nil)
 	v := f.local(i64)
 	b := binding{kind: bPlace, pl: at}
 	if t := q.Name.Obj.Type; q.Type == nil || t.Kind != murphi.TUnion {
 		b.lv = &loopVar{lf: f, local: v, lo: lo, hi: hi} // v is the value
 	}
-	u.g.env[q.Name.Obj] = b
+	defer u.bind(q.Name.Obj, b)()
 	f.i64Const(lo)
 	f.set(v)
 	f.block()
@@ -1031,11 +1030,6 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.end()
 	u.depth -= 2
 	u.weight = saveW
-	if had {
-		u.g.env[q.Name.Obj] = old
-	} else {
-		delete(u.g.env, q.Name.Obj)
-	}
 }
 
 // dynLoop is loop for a range whose bounds or step are computed (or a
@@ -1066,10 +1060,8 @@ func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
 		f.i64Const(1)
 		f.set(by)
 	}
-	slot := u.alloc(1)
-	old, had := u.g.env[q.Name.Obj]
-	at := u.frame(slot, nil)
-	u.g.env[q.Name.Obj] = binding{kind: bPlace, pl: at}
+	at := u.frame(u.alloc(1), nil)
+	defer u.bind(q.Name.Obj, binding{kind: bPlace, pl: at})()
 	f.block()
 	u.depth++
 	exit := u.depth
@@ -1087,14 +1079,7 @@ func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
 	f.i64GtS()
 	f.select_()
 	f.brIf(uint32(u.depth - exit))
-	f.get(n)
-	f.i32Const(loopLimit)
-	f.i32GeU()
-	u.trapIf()
-	f.get(n)
-	f.i32Const(1)
-	f.i32Add()
-	f.set(n)
+	u.countIteration(n)
 	at.push(u)
 	f.get(v)
 	f.i64Store(0)
@@ -1121,11 +1106,20 @@ func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
 	f.end()
 	u.depth -= 2
 	u.weight = saveW
-	if had {
-		u.g.env[q.Name.Obj] = old
-	} else {
-		delete(u.g.env, q.Name.Obj)
-	}
+}
+
+// countIteration counts one more iteration in the i32 local n, trapping
+// where the closures fail a loop: past loopLimit iterations.
+func (u *unit) countIteration(n uint32) {
+	f := u.f
+	f.get(n)
+	f.i32Const(loopLimit)
+	f.i32GeU()
+	u.trapIf()
+	f.get(n)
+	f.i32Const(1)
+	f.i32Add()
+	f.set(n)
 }
 
 // quantExpr evaluates forall / exists, stopping at the first deciding value.
