@@ -333,6 +333,18 @@ func (gs *genSearch) finish() *Result {
 	if err := gs.refresh(); err == nil {
 		gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
 	}
+	// The module counted the cover properties of the states it kept; the
+	// searcher, those of the start states.
+	if covers := gs.s.props.covers; len(covers) > 0 {
+		buf := make([]byte, 8*len(covers))
+		if err := gs.inst.Read(gs.mod.Covers, buf); err != nil {
+			gs.s.incomplete(fmt.Errorf("the cover counts could not be read: %w", err))
+		} else {
+			for i := range covers {
+				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
+			}
+		}
+	}
 	r := gs.s.finish()
 	r.PeakBytes += gs.pages << 16
 	r.VisitedBytes = gs.pages << 16

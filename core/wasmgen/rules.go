@@ -56,7 +56,7 @@ func (in instance) name(rule string) string {
 // expand lists the rule instances and properties in core/compile's order
 // (declarations in order; ruleset quantifiers first-declared outermost,
 // each from least to greatest value).
-func (g *gen) expand() (rules, invariants, assumes []instance) {
+func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 	var aliases [][]*murphi.AliasDecl // of the alias rules around d
 	var walk func(d murphi.Decl, params []paramValue)
 	walk = func(d murphi.Decl, params []paramValue) {
@@ -74,8 +74,10 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 				invariants = append(invariants, instance{d, params, aliases})
 			case murphi.ASSUME:
 				assumes = append(assumes, instance{d, params, aliases})
+			case murphi.COVER:
+				covers = append(covers, instance{d, params, aliases})
 			default:
-				g.fail(d.Pos(), "cover and liveness properties")
+				g.fail(d.Pos(), "liveness properties")
 			}
 		case *murphi.Ruleset:
 			var quant func(qs []*murphi.Quantifier, params []paramValue)
@@ -116,7 +118,7 @@ func (g *gen) expand() (rules, invariants, assumes []instance) {
 		}
 		walk(d, nil)
 	}
-	return rules, invariants, assumes
+	return rules, invariants, assumes, covers
 }
 
 // rangeValues lists the values of ruleset parameter q over a range, as
@@ -236,8 +238,10 @@ func (g *gen) checkModel() {
 		g.fail(murphi.NoPos, "unsigned (64-bit) arithmetic")
 	case len(m.Multisets) > 0:
 		g.fail(murphi.NoPos, "multisets")
-	case len(m.Covers) > 0 || len(m.Liveness) > 0 || len(m.CoverStmts) > 0:
-		g.fail(murphi.NoPos, "cover and liveness properties")
+	case len(m.Liveness) > 0:
+		g.fail(murphi.NoPos, "liveness properties")
+	case len(m.CoverStmts) > 0:
+		g.fail(murphi.NoPos, "cover statements")
 	case m.HasPriorities:
 		g.fail(murphi.NoPos, "rule priorities")
 	}

@@ -303,7 +303,7 @@ func (g *gen) stmt(depth int) {
 		g.hasAssume = true
 		g.line("assume %s;", g.boolExpr(1))
 	case 19:
-		if !g.omit.Covers {
+		if !g.omit.CoverStatements {
 			g.line("cover \"%s\" %s;", g.id("c"), g.boolExpr(1))
 		}
 	case 20, 21:

@@ -68,10 +68,11 @@ type Model struct {
 // of the language (the code generator's, say). Leaving nothing out draws
 // Generate's models.
 type Omit struct {
-	Covers     bool // cover statements, cover and liveness properties
-	Multisets  bool
-	Priorities bool
-	Unsigned   bool
+	CoverStatements bool
+	Liveness        bool // liveness properties (invariants instead)
+	Multisets       bool
+	Priorities      bool
+	Unsigned        bool
 }
 
 // Generate builds one model.

@@ -230,13 +230,9 @@ func (g *gen) property() {
 	case 0:
 		g.line("assume \"%s\" %s;", name, cond)
 	case 1, 2:
-		if g.omit.Covers {
-			g.line("invariant \"%s\" %s;", name, cond)
-			break
-		}
 		g.line("cover \"%s\" %s;", name, cond)
 	case 3, 4:
-		if g.omit.Covers {
+		if g.omit.Liveness {
 			g.line("invariant \"%s\" %s;", name, cond)
 			break
 		}
