@@ -162,6 +162,22 @@ type gen struct {
 	// a group's compares, never a missed one.
 	gDirty     uint32
 	dirtyShift uint
+	// gAssumed (i32) is set by an assume statement that failed in a
+	// procedure or function called from a rule's body; each caller
+	// returns at once, and the rule with statusAssumed (clearing it), as
+	// core/compile's assumeAbort unwinds to the rule. Made on first use
+	// (see assumed): a model without such a statement has no such global.
+	gAssumed   uint32
+	hasAssumed bool
+}
+
+// assumed returns gAssumed, adding it to the module on first use.
+func (g *gen) assumed() uint32 {
+	if !g.hasAssumed {
+		g.gAssumed = g.mod.addGlobal(i32, 0)
+		g.hasAssumed = true
+	}
+	return g.gAssumed
 }
 
 // dirtyGroups is the shift that puts n slots in at most 64 groups of at
@@ -210,6 +226,9 @@ type unit struct {
 	// the procedures' they call); writesAll: any of them.
 	writes    []bool
 	writesAll bool
+	// assumes: the unit's code may set gAssumed (an assume statement in
+	// a procedure, or a call of one that may).
+	assumes bool
 }
 
 // wrote records that the unit's code may write p. A procedure's
@@ -288,6 +307,23 @@ func (u *unit) wroteAll(writes []bool, all bool) {
 	for i, w := range writes {
 		u.writes[i] = u.writes[i] || w
 	}
+}
+
+// leaveAssumed returns from the unit's function once gAssumed is set: a
+// rule's body with statusAssumed, clearing the flag; a procedure or
+// function at once (a function's value is never used).
+func (u *unit) leaveAssumed() {
+	f := u.f
+	u.assumes = true
+	switch {
+	case u.inRule:
+		f.i32Const(0)
+		f.globalSet(u.g.assumed())
+		f.i32Const(statusAssumed)
+	case u.resultType != nil && u.resultType.IsSimple():
+		f.i64Const(0)
+	}
+	f.return_()
 }
 
 func (g *gen) newUnit(f *fn, state uint32) *unit {

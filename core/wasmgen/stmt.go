@@ -281,15 +281,28 @@ func (u *unit) stmt(s murphi.Stmt) {
 			f.i32Eqz()
 			u.trapIf()
 		case murphi.ASSUME:
-			if !u.inRule {
-				g.fail(s.Pos(), "an assume statement outside a rule")
+			switch {
+			case u.inRule:
+				u.cond(s.Cond)
+				f.i32Eqz()
+				f.if_()
+				f.i32Const(statusAssumed)
+				f.return_()
+				f.end()
+			case u.fp >= 0 && u.state == g.lay.work:
+				// A procedure or function called from rule bodies only
+				// (guards and properties call the versions on the
+				// current state).
+				u.cond(s.Cond)
+				f.i32Eqz()
+				f.if_()
+				f.i32Const(1)
+				f.globalSet(g.assumed())
+				u.leaveAssumed()
+				f.end()
+			default:
+				g.fail(s.Pos(), "an assume statement in a guard, a property or a function they call")
 			}
-			u.cond(s.Cond)
-			f.i32Eqz()
-			f.if_()
-			f.i32Const(statusAssumed)
-			f.return_()
-			f.end()
 		default:
 			g.fail(s.Pos(), "cover statements")
 		}
@@ -593,6 +606,15 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	u.reserve(u.frameTop + pf.frame)
 	f.call(pf.fn.idx)
 	u.frameTop = mark
+	if pf.assumes {
+		if !u.inRule && u.fp < 0 {
+			g.fail(x.Pos(), "an assume statement in a function a property calls")
+		}
+		f.globalGet(g.assumed())
+		f.if_()
+		u.leaveAssumed()
+		f.end()
+	}
 }
 
 // procFn is the wasm function of a procedure or function, for callers on
@@ -607,6 +629,7 @@ type procFn struct {
 	// (unit.writes)
 	writes    []bool
 	writesAll bool
+	assumes   bool // it may set gAssumed
 }
 
 type procKey struct {
@@ -678,7 +701,7 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
-	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps, writes: u.writes, writesAll: u.writesAll}
+	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps, writes: u.writes, writesAll: u.writesAll, assumes: u.assumes}
 	g.procs[key] = pf
 	return pf
 }

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=4 rules=4
+-- locus: verdict=pass states=4 rules=4 codegen=covered
 -- Records and arrays that are values, not variables: function results
 -- (assigned, compared, in guards, passed on, discarded) and conditional
 -- expressions. Each invariant holds only if every such value is the one

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2397 rules=373932
+-- locus: verdict=pass states=2397 rules=373932 codegen=covered
 -- Shifts of values the compiler cannot fold (arith.m's are constants):
 -- a negative count shifts the other way, a count of 64 or more (either
 -- way) gives 0, >> is arithmetic. Every (a, k) pair is a state, and each
