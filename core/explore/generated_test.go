@@ -107,20 +107,6 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 	t.Logf("%d of %d models ran in generated code", generated, len(cases))
 }
 
-// generatorBug reports whether the note on a search that went back to the
-// closures says the generated code is wrong (it did not load, failed, or
-// found a violation the closures do not confirm), not that it does not
-// cover the model or stopped at a run-time check: the closures' result
-// hides such a bug from a comparison of results.
-func generatorBug(note string) bool {
-	for _, s := range []string{"did not load", "the generated search failed", "the generated search returned", "disagrees with the closures"} {
-		if strings.Contains(note, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // TestGeneratedOutOfMemory runs models under budgets their generated
 // search cannot hold (the module keeps every state, the queue and the
 // trail in its memory) but the closures can, by spilling to storage: the
