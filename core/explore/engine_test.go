@@ -11,6 +11,7 @@ import (
 
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/core/wasmgen"
 )
 
 // TestModels runs every testdata model, whose first line states the
@@ -114,4 +115,46 @@ func generatorBug(note string) bool {
 		}
 	}
 	return false
+}
+
+// compareGenerated checks the model src once on the compiled closures and
+// once with generated code run by rt (one worker, bfs): the results must
+// be the same in every field but times and memory. It returns the second
+// result and why the closures ran it ("" if rt did), and fails where that
+// says the generated code is wrong (generatorBug), where no note says
+// why, and where a model written for the generator's features (header
+// codegen=covered) ran on the closures: a trap would hide a bug there.
+func compareGenerated(t *testing.T, file string, src []byte, opts verify.Options, rt wasmgen.Runtime) (got *verify.Result, why string) {
+	t.Helper()
+	opts.Workers = 1
+	opts.Algorithm = "bfs"
+	want := verify.Check(context.Background(), file, src, opts)
+	opts.Generated = rt
+	got = verify.Check(context.Background(), file, src, opts)
+	if got.CodeGen == "" {
+		for _, d := range got.Diagnostics {
+			if strings.Contains(d.Message, "closures") {
+				why = d.Message
+			}
+		}
+		switch {
+		case generatorBug(why):
+			t.Fatal(why)
+		case why == "" && want.Verdict != verify.Rejected:
+			t.Fatalf("the closures ran the search and no note says why: %+v", got.Diagnostics)
+		case locusHeader(src)["codegen"] == "covered":
+			t.Fatalf("a codegen=covered model ran on the closures: %s", why)
+		}
+		if why == "" {
+			why = "rejected"
+		}
+	} else if got.CodeGen != rt.Name() {
+		t.Fatalf("code_gen %q, want %s", got.CodeGen, rt.Name())
+	}
+	got.CodeGen = ""
+	got.Diagnostics, want.Diagnostics = nil, nil
+	if g, w := comparable(t, got), comparable(t, want); g != w {
+		t.Fatalf("generated:\n%s\nclosures:\n%s", g, w)
+	}
+	return got, why
 }

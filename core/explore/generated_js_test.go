@@ -3,11 +3,9 @@
 package explore_test
 
 import (
-	"context"
 	"os"
 	"testing"
 
-	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen/jsrun"
 )
 
@@ -24,27 +22,8 @@ func TestBrowserRuntimeSameAsClosures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.opts.Workers = 1
-			c.opts.Algorithm = "bfs"
-			want := verify.Check(context.Background(), c.file, src, c.opts)
-			o := c.opts
-			o.Generated = jsrun.Runtime{}
-			got := verify.Check(context.Background(), c.file, src, o)
-			if got.CodeGen == "" {
-				for _, d := range got.Diagnostics {
-					if generatorBug(d.Message) {
-						t.Fatal(d.Message)
-					}
-				}
-				if locusHeader(src)["codegen"] == "covered" {
-					t.Fatalf("a codegen=covered model ran on the closures: %v", got.Diagnostics)
-				}
-			} else {
+			if _, why := compareGenerated(t, c.file, src, c.opts, jsrun.Runtime{}); why == "" {
 				generated++
-			}
-			got.CodeGen = ""
-			if g, w := comparable(t, got), comparable(t, want); g != w {
-				t.Fatalf("generated:\n%s\nclosures:\n%s", g, w)
 			}
 		})
 	}

@@ -3,7 +3,7 @@
 package explore_test
 
 import (
-	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,40 +40,34 @@ func TestGeneratedSameAsClosuresOnRandomModels(t *testing.T) {
 		if gm.Bound == 0 {
 			gm.Bound = maxDepth
 		}
-		opts := verify.Options{Options: job.Options{Symmetry: "off", Deadlock: gm.Deadlock,
-			Bound: gm.Bound, Workers: 1, Algorithm: "bfs"}}
-		want := verify.Check(context.Background(), "gen.m", []byte(gm.Source), opts)
-		if want.Verdict == verify.Rejected {
-			continue
-		}
-		opts.Generated = rt
-		got := verify.Check(context.Background(), "gen.m", []byte(gm.Source), opts)
-		if got.CodeGen != "" {
-			generated++
-			kinds[string(got.Verdict)]++
-		} else {
-			for _, d := range got.Diagnostics {
-				if generatorBug(d.Message) {
-					t.Fatalf("seed %d: %s\n--- model:\n%s", seed, d.Message, gm.Source)
+		opts := verify.Options{Options: job.Options{Symmetry: "off", Deadlock: gm.Deadlock, Bound: gm.Bound}}
+		t.Run(fmt.Sprint("seed-", seed), func(t *testing.T) {
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("--- model:\n%s", gm.Source)
 				}
-				if i := strings.Index(d.Message, "does not cover "); i >= 0 {
-					why := d.Message[i+len("does not cover "):]
+			})
+			got, why := compareGenerated(t, "gen.m", []byte(gm.Source), opts, rt)
+			switch {
+			case why == "":
+				generated++
+				kinds[string(got.Verdict)]++
+			case why == "rejected":
+			default:
+				if i := strings.Index(why, "does not cover "); i >= 0 {
+					why = why[i+len("does not cover "):]
 					if j := strings.LastIndex(why, ": "); j >= 0 {
-						why = why[:j]
+						why = why[:j] // the note's end: where the search ran
 					}
 					if k := strings.Index(why, ": "); k >= 0 && strings.HasPrefix(why, "gen.m:") {
-						why = why[k+2:]
+						why = why[k+2:] // the position
 					}
-					uncovered[why]++
-				} else if strings.Contains(d.Message, "closures") {
-					uncovered["a trap (run-time check), the closures ran it again"]++
+				} else {
+					why = "a trap (run-time check), the closures ran it again"
 				}
+				uncovered[why]++
 			}
-		}
-		got.CodeGen = ""
-		if g, w := comparable(t, got), comparable(t, want); g != w {
-			t.Fatalf("seed %d: generated:\n%s\nclosures:\n%s\n--- model:\n%s", seed, g, w, gm.Source)
-		}
+		})
 	}
 	// The generator must cover enough of them, passing and failing, for
 	// the comparison to mean something.

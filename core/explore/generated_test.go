@@ -63,41 +63,10 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.opts.Workers = 1
-			c.opts.Algorithm = "bfs"
-			want := verify.Check(context.Background(), c.file, src, c.opts)
-			o := c.opts
-			o.Generated = rt
-			got := verify.Check(context.Background(), c.file, src, o)
-			if got.CodeGen == "" {
-				why := ""
-				for _, d := range got.Diagnostics {
-					if strings.Contains(d.Message, "closures") {
-						why = d.Message
-					}
-				}
-				if generatorBug(why) {
-					t.Fatal(why)
-				}
-				if why == "" && want.Verdict != verify.Rejected {
-					t.Fatalf("the closures ran the search and no note says why: %+v", got.Diagnostics)
-				}
-				if h := locusHeader(src); h["codegen"] == "covered" {
-					// A model written for the generator's features: a
-					// trap sending it to the closures would hide a bug.
-					t.Fatalf("a codegen=covered model ran on the closures: %s", why)
-				}
+			if _, why := compareGenerated(t, c.file, src, c.opts, rt); why != "" {
 				t.Logf("closures: %s", why)
 			} else {
 				generated++
-				if got.CodeGen != rt.Name() {
-					t.Fatalf("code_gen %q, want %s", got.CodeGen, rt.Name())
-				}
-			}
-			got.CodeGen = ""
-			got.Diagnostics, want.Diagnostics = nil, nil
-			if g, w := comparable(t, got), comparable(t, want); g != w {
-				t.Fatalf("generated:\n%s\nclosures:\n%s", g, w)
 			}
 		})
 	}
