@@ -53,8 +53,10 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 	files = append(files, dir+"cmurphi/others/arbiter.m", dir+"cmurphi/toy/sort5.m", dir+"cmurphi/toy/pingpong.m",
 		dir+"cmurphi/others/cache3.m", dir+"cmurphi/dash/adash.m", dir+"cmurphi/sym/list6.m", // alias rules; unions
 		dir+"cmurphi/sci/sci.m", dir+"cmurphi/others/dp4.m") // functions
+	files = append(files, "../../examples/bakery.m") // a ruleset over a range, a while loop
 	for _, f := range files {
-		cases = append(cases, parallelCase{strings.TrimPrefix(f, dir), f, verify.Options{Options: job.Options{Symmetry: "off"}}})
+		name := strings.TrimPrefix(strings.TrimPrefix(f, dir), "../../")
+		cases = append(cases, parallelCase{name, f, verify.Options{Options: job.Options{Symmetry: "off"}}})
 	}
 	generated := 0
 	for _, c := range cases {

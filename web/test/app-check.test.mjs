@@ -41,6 +41,17 @@ test('a passing example gives the same verdict and state count as the CLI', asyn
   assert.match(await page.locator('[data-testid=stat-code] dd').textContent(), /WebAssembly generated for this model/);
 });
 
+test('the bakery example (a ruleset over a range, a while loop) runs in generated code with the CLI\'s counts', async () => {
+  const file = 'bakery.m';
+  const native = h.nativeCheck(join('examples', file));
+  await h.pickExample(page, file);
+  const verdict = await h.run(page);
+  assert.equal(verdict, native.verdict);
+  assert.equal(await h.statNumber(page, 'states'), native.states);
+  assert.equal(await h.statNumber(page, 'rules'), native.rules_fired);
+  assert.match(await page.locator('[data-testid=stat-code] dd').textContent(), /WebAssembly generated for this model/);
+});
+
 test('a scalarset example counts the same states as the CLI with each symmetry option', async () => {
   const file = 'german.m';
   await h.pickExample(page, file);
