@@ -952,11 +952,33 @@ func (u *unit) quantValues(q *murphi.Quantifier) (lo, hi int64, ok bool) {
 }
 
 // valueRange returns the least and greatest value x may have: its own if
-// it is constant, else its type's if that is a range (a read of an
-// undefined value traps first).
+// it is constant; a loop variable's, of a loop with constant bounds; a
+// sum's or difference's, from its operands'; else its type's if that is a
+// range (a read of an undefined value traps first). ok is false where
+// none is known (or a bound would overflow).
 func (u *unit) valueRange(x murphi.Expr) (lo, hi int64, ok bool) {
 	if v, ok := u.constOf(x); ok {
 		return v, v, true
+	}
+	if lv := u.loopVar(x); lv != nil {
+		return lv.lo, lv.hi, true
+	}
+	if b, isBin := unparen(x).(*murphi.BinaryExpr); isBin && (b.Op == murphi.ADD || b.Op == murphi.SUB) {
+		alo, ahi, ok1 := u.valueRange(b.X)
+		blo, bhi, ok2 := u.valueRange(b.Y)
+		if ok1 && ok2 {
+			if b.Op == murphi.SUB {
+				blo, bhi = -bhi, -blo
+				if blo == math.MinInt64 || bhi == math.MinInt64 {
+					return 0, 0, false
+				}
+			}
+			lo, e1 := murphi.Arith{}.Add(alo, blo)
+			hi, e2 := murphi.Arith{}.Add(ahi, bhi)
+			if e1 == murphi.ArithOK && e2 == murphi.ArithOK {
+				return lo, hi, true
+			}
+		}
 	}
 	if t := u.g.info.Types[x].Type; t != nil && t.Kind == murphi.TRange {
 		return t.Lo, t.Hi, true
