@@ -991,23 +991,28 @@ func (u *unit) valueRange(x murphi.Expr) (lo, hi int64, ok bool) {
 // constant step where they are known, else the closures' limit on one
 // loop, past which both fail.
 func (u *unit) dynIterations(q *murphi.Quantifier) uint64 {
-	by, ok := int64(1), true
+	byLo, byHi, ok := int64(1), int64(1), true
 	if q.By != nil {
-		by, ok = u.constOf(q.By)
+		byLo, byHi, ok = u.valueRange(q.By)
 	}
 	fromLo, fromHi, ok1 := u.valueRange(q.From)
 	toLo, toHi, ok2 := u.valueRange(q.To)
-	if !ok || !ok1 || !ok2 || by == 0 {
+	if !ok || !ok1 || !ok2 {
 		return loopLimit
 	}
-	var span uint64 // the greatest distance from the first value to the last
-	switch {
-	case by > 0 && toHi >= fromLo:
-		span = uint64(toHi-fromLo) / uint64(by)
-	case by < 0 && fromHi >= toLo:
-		span = uint64(fromHi-toLo) / uint64(-by) // -MinInt64 wraps to itself: 2^63 as a uint64
-	default:
-		return 0
+	// The greatest distance from the first value to the last, over the
+	// smallest step of each direction the step may take (a step of 0
+	// fails before the first iteration).
+	var span uint64
+	if byHi > 0 && toHi >= fromLo {
+		span = max(span, uint64(toHi-fromLo)/uint64(max(byLo, 1)))
+	}
+	if byLo < 0 && fromHi >= toLo {
+		// -MinInt64 wraps to itself: 2^63 as a uint64
+		span = max(span, uint64(fromHi-toLo)/uint64(max(-byHi, 1)))
+	}
+	if !(byHi > 0 && toHi >= fromLo) && !(byLo < 0 && fromHi >= toLo) {
+		return 0 // no direction the step may take reaches a first value
 	}
 	return min(span+1, loopLimit)
 }
