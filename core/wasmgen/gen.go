@@ -987,9 +987,11 @@ func (u *unit) valueRange(x murphi.Expr) (lo, hi int64, ok bool) {
 }
 
 // dynIterations bounds the iterations of a loop that dynLoop runs, for
-// the step limit (see addSteps): from the ranges of its bounds and a
-// constant step where they are known, else the closures' limit on one
-// loop, past which both fail.
+// the step limit (see addSteps): from the ranges of its bounds and step
+// where they are known (valueRange), else the closures' limit on one
+// loop, past which both fail. For each sign the step may take, the widest
+// span of the bounds over the smallest step of that sign; a step of 0
+// fails before the first iteration.
 func (u *unit) dynIterations(q *murphi.Quantifier) uint64 {
 	byLo, byHi, ok := int64(1), int64(1), true
 	if q.By != nil {
@@ -1000,19 +1002,17 @@ func (u *unit) dynIterations(q *murphi.Quantifier) uint64 {
 	if !ok || !ok1 || !ok2 {
 		return loopLimit
 	}
-	// The greatest distance from the first value to the last, over the
-	// smallest step of each direction the step may take (a step of 0
-	// fails before the first iteration).
-	var span uint64
-	if byHi > 0 && toHi >= fromLo {
-		span = max(span, uint64(toHi-fromLo)/uint64(max(byLo, 1)))
+	up, down := byHi > 0 && toHi >= fromLo, byLo < 0 && fromHi >= toLo
+	if !up && !down {
+		return 0 // the first value is past the last already
 	}
-	if byLo < 0 && fromHi >= toLo {
+	var span uint64
+	if up {
+		span = uint64(toHi-fromLo) / uint64(max(byLo, 1))
+	}
+	if down {
 		// -MinInt64 wraps to itself: 2^63 as a uint64
 		span = max(span, uint64(fromHi-toLo)/uint64(max(-byHi, 1)))
-	}
-	if !(byHi > 0 && toHi >= fromLo) && !(byLo < 0 && fromHi >= toLo) {
-		return 0 // no direction the step may take reaches a first value
 	}
 	return min(span+1, loopLimit)
 }
