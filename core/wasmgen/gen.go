@@ -1054,11 +1054,7 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	defer u.bind(q.Name.Obj, b)()
 	f.i64Const(lo)
 	f.set(v)
-	f.block()
-	u.depth++
-	exit := u.depth
-	f.loop()
-	u.depth++
+	exit := u.openLoop()
 	at.push(u)
 	if t := q.Name.Obj.Type; q.Type != nil && t.Kind == murphi.TUnion {
 		// v counts positions; the members' values come in order, as in
@@ -1088,10 +1084,7 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.i64Const(1)
 	f.i64Add()
 	f.set(v)
-	f.br(0)
-	f.end()
-	f.end()
-	u.depth -= 2
+	u.closeLoop()
 	u.weight = saveW
 }
 
@@ -1125,11 +1118,7 @@ func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
 	}
 	at := u.frame(u.alloc(1), nil)
 	defer u.bind(q.Name.Obj, binding{kind: bPlace, pl: at})()
-	f.block()
-	u.depth++
-	exit := u.depth
-	f.loop()
-	u.depth++
+	exit := u.openLoop()
 	// Past the last bound: up, last < v; down, v < last.
 	f.get(last)
 	f.get(v)
@@ -1164,11 +1153,27 @@ func (u *unit) dynLoop(q *murphi.Quantifier, body func(exit int)) {
 	f.brIf(uint32(u.depth - exit))
 	f.get(next)
 	f.set(v)
-	f.br(0)
-	f.end()
-	f.end()
-	u.depth -= 2
+	u.closeLoop()
 	u.weight = saveW
+}
+
+// openLoop opens a loop's exit block and the loop block inside it, and
+// returns the exit block's depth: a branch there leaves the loop.
+func (u *unit) openLoop() (exit int) {
+	u.f.block()
+	u.depth++
+	exit = u.depth
+	u.f.loop()
+	u.depth++
+	return exit
+}
+
+// closeLoop branches back to the loop's start and closes both blocks.
+func (u *unit) closeLoop() {
+	u.f.br(0)
+	u.f.end()
+	u.f.end()
+	u.depth -= 2
 }
 
 // countIteration counts one more iteration in the i32 local n, trapping

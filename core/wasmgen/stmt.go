@@ -243,20 +243,13 @@ func (u *unit) stmt(s murphi.Stmt) {
 		saveW := u.weight
 		u.weight *= loopLimit
 		n := f.local(i32)
-		f.block()
-		u.depth++
-		exit := u.depth
-		f.loop()
-		u.depth++
+		exit := u.openLoop()
 		u.cond(s.Cond)
 		f.i32Eqz()
 		f.brIf(uint32(u.depth - exit))
 		u.countIteration(n)
 		u.stmts(s.Body)
-		f.br(0)
-		f.end()
-		f.end()
-		u.depth -= 2
+		u.closeLoop()
 		u.weight = saveW
 	case *murphi.AliasStmt:
 		mark := u.frameTop
