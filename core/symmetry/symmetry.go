@@ -339,12 +339,30 @@ func (r *Reducer) relabelByColour(s []int64) {
 }
 
 // mix is splitmix64's finaliser: a strong 64-bit mixer for signatures.
+// (Generated code computes signatures too, see Plan: the constants here
+// are theirs.)
 func mix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	x += MixAdd
+	x = (x ^ (x >> 30)) * MixMul1
+	x = (x ^ (x >> 27)) * MixMul2
 	return x ^ (x >> 31)
 }
+
+// The constants of the signatures (mix, addLeaf, signatures).
+const (
+	MixAdd  = 0x9e3779b97f4a7c15
+	MixMul1 = 0xbf58476d1ce4e5b9
+	MixMul2 = 0x94d049bb133111eb
+	// ColourMul spreads a colour (signatures' start, addLeaf's position).
+	ColourMul = 0x9e3779b97f4a7c15
+	// ElemMul hashes a value naming an element (its type and colour),
+	// ValueXor and ValueMul any other value.
+	ElemMul  = 0xff51afd7ed558ccd
+	ValueXor = 0x5bd1e995
+	ValueMul = 0xc4ceb9fe1a85ec53
+	// RefXor marks the term an element gets for being referred to.
+	RefXor = 0xabcdef
+)
 
 // colour computes stable element colours for state s.
 func (r *Reducer) colour(s []int64) {
@@ -399,7 +417,7 @@ func (r *Reducer) numColours() int {
 func (r *Reducer) signatures(s []int64) {
 	col, sig := r.colorF, r.sigF
 	for e := range sig {
-		sig[e] = uint64(col[e])*0x9e3779b97f4a7c15 + 1
+		sig[e] = uint64(col[e])*ColourMul + 1
 	}
 	for _, p := range r.active {
 		r.addLeaf(&r.leaves[p], s[p], col, sig, 1)
@@ -431,13 +449,13 @@ func (r *Reducer) addLeaf(li *leafInfo, v int64, col []int32, sig []uint64, sign
 	var vabs uint64
 	if ve >= 0 {
 		// The element's type and colour, never its identity.
-		vabs = (uint64(r.elemType[ve]+1)<<40 ^ uint64(col[ve])) * 0xff51afd7ed558ccd
+		vabs = (uint64(r.elemType[ve]+1)<<40 ^ uint64(col[ve])) * ElemMul
 	} else {
-		vabs = (uint64(v) ^ 0x5bd1e995) * 0xc4ceb9fe1a85ec53
+		vabs = (uint64(v) ^ ValueXor) * ValueMul
 	}
 	pos := li.posHash
 	for i := range li.dims {
-		pos = (pos ^ uint64(col[li.dims[i].e]) ^ uint64(i)<<48) * 0x9e3779b97f4a7c15
+		pos = (pos ^ uint64(col[li.dims[i].e]) ^ uint64(i)<<48) * ColourMul
 	}
 	for i := range li.dims {
 		e := li.dims[i].e
@@ -454,7 +472,7 @@ func (r *Reducer) addLeaf(li *leafInfo, v int64, col []int32, sig []uint64, sign
 				same |= 1 << uint(j&63)
 			}
 		}
-		sig[ve] += sign * mix(pos^same<<24^0xabcdef)
+		sig[ve] += sign * mix(pos^same<<24^RefXor)
 	}
 }
 
