@@ -268,34 +268,39 @@ func TestGeneratedBesideRace(t *testing.T) {
 // TestGeneratedFirstOnFewWorkers runs bfs and auto asked for two workers
 // with a runtime for generated code and remote parts (as the browser
 // does): where the code covers the model it runs the search on one worker
-// and the parts are released; where it does not (symmetry), the closures
-// run on both.
+// and the parts are released (symmetry reduction included); where it does
+// not (multisets), the closures run on both.
 func TestGeneratedFirstOnFewWorkers(t *testing.T) {
-	file := "../../../shared/models/cmurphi/mux/mcslock1.m"
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, algo := range []string{"bfs", "auto"} {
-		for _, sym := range []string{"off", "exact"} {
-			o := verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym, Workers: 2}, Generated: wazerorun.Runtime{}}
+	dir := "../../../shared/models/cmurphi/"
+	for _, c := range []struct {
+		file, sym string
+		generated bool
+	}{{"mux/mcslock1.m", "off", true}, {"mux/mcslock1.m", "exact", true}, {"multiset+sym/newlist6.m", "exact", false}} {
+		file := dir + c.file
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, algo := range []string{"bfs", "auto"} {
+			sym := c.file + ", symmetry " + c.sym
+			o := verify.Options{Options: job.Options{Algorithm: algo, Symmetry: c.sym, Workers: 2}, Generated: wazerorun.Runtime{}}
 			parts := &releasingParts{chanParts: newChanParts(t, file, src, o)}
 			o.Parts = parts
-			want := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: algo, Symmetry: sym}})
+			want := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: algo, Symmetry: c.sym}})
 			got := verify.Check(context.Background(), file, src, o)
 			if *got.States != *want.States || got.RulesFired != want.RulesFired || got.Verdict != want.Verdict {
-				t.Fatalf("%s, symmetry %s: %s %d states %d rules, want %s %d %d", algo, sym, got.Verdict, *got.States, got.RulesFired, want.Verdict, *want.States, want.RulesFired)
+				t.Fatalf("%s, %s: %s %d states %d rules, want %s %d %d", algo, sym, got.Verdict, *got.States, got.RulesFired, want.Verdict, *want.States, want.RulesFired)
 			}
-			generated := sym == "off"
+			generated := c.generated
 			if (got.CodeGen != "") != generated || (got.Workers == 1) != generated ||
 				hasNote(got, "in code generated for the model, one is faster") != generated {
-				t.Fatalf("%s, symmetry %s: code %q on %d workers, notes %+v", algo, sym, got.CodeGen, got.Workers, got.Diagnostics)
+				t.Fatalf("%s, %s: code %q on %d workers, notes %+v", algo, sym, got.CodeGen, got.Workers, got.Diagnostics)
 			}
 			// The parts (Web Workers in the browser) go as soon as the
 			// generated code has the search; the closures' search closes
 			// them at its end.
 			if parts.released != generated {
-				t.Fatalf("%s, symmetry %s: parts released %v", algo, sym, parts.released)
+				t.Fatalf("%s, %s: parts released %v", algo, sym, parts.released)
 			}
 			if !generated {
 				if err := <-parts.errs; err != nil {

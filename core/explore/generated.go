@@ -27,6 +27,7 @@ import (
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/store"
+	"github.com/locus-mc/locus/core/symmetry"
 	"github.com/locus-mc/locus/core/wasmgen"
 )
 
@@ -58,10 +59,24 @@ func generatedOK(m *compile.Model, opts Options) string {
 		return "locality"
 	case opts.MaxErrors > 1:
 		return "more than one error"
-	case newCanonicalizer(m, opts.Symmetry) != nil:
-		return "symmetry or multiset reduction"
 	}
 	return ""
+}
+
+// generatedSymmetry returns the symmetry reduction the generated search
+// must do under opts, or nil.
+func generatedSymmetry(m *compile.Model, opts Options) *symmetry.Plan {
+	mode := symmetry.Exact
+	switch opts.Symmetry {
+	case SymmetryOff:
+		return nil
+	case SymmetryHeuristic:
+		mode = symmetry.Heuristic
+	}
+	if r := symmetry.New(m, mode); r != nil {
+		return r.Plan()
+	}
+	return nil
 }
 
 // generatedSearch runs bfs in generated code; an *errNotGenerated means
@@ -105,7 +120,8 @@ func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
 			pages = 65536
 		}
 	}
-	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode})
+	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode,
+		Symmetry: generatedSymmetry(m, opts)})
 	if err != nil {
 		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}
@@ -318,11 +334,22 @@ func (gs *genSearch) pathRules(id int64) ([]int32, error) {
 }
 
 // firstRule returns the first rule instance that leads from state from to
-// state to, or -1.
+// state to (to the canonical form to, under symmetry), or -1.
 func (gs *genSearch) firstRule(from, to []int64) int {
-	mc := gs.s.mc
-	for r := range gs.s.m.Rules {
-		if fired, err := mc.Fire(from, r); fired && err == nil && slices.Equal(mc.State(), to) {
+	s := gs.s
+	mc := s.mc
+	for r := range s.m.Rules {
+		fired, err := mc.Fire(from, r)
+		if !fired || err != nil {
+			continue
+		}
+		next := mc.State()
+		if s.canon != nil {
+			next = s.canonSlots
+			copy(next, mc.State())
+			s.canon(next)
+		}
+		if slices.Equal(next, to) {
 			return r
 		}
 	}

@@ -3,6 +3,7 @@
 package explore_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -54,9 +55,34 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 		dir+"cmurphi/others/cache3.m", dir+"cmurphi/dash/adash.m", dir+"cmurphi/sym/list6.m", // alias rules; unions
 		dir+"cmurphi/sci/sci.m", dir+"cmurphi/others/dp4.m") // functions
 	files = append(files, "../../examples/bakery.m") // a ruleset over a range, a while loop
+	symFiles, err := filepath.Glob(dir + "cmurphi/sym/*.m")
+	if err != nil || len(symFiles) == 0 {
+		t.Fatal("the cmurphi corpus is missing")
+	}
 	for _, f := range files {
 		name := strings.TrimPrefix(strings.TrimPrefix(f, dir), "../../")
 		cases = append(cases, parallelCase{name, f, verify.Options{Options: job.Options{Symmetry: "off"}}})
+	}
+	// Models with scalarsets again with symmetry reduction, which
+	// generated code does as the Reducer (see wasmgen's canon); the
+	// larger ones (n_peterson) only so.
+	for _, f := range symFiles {
+		if !slices.Contains(files, f) {
+			files = append(files, f)
+		}
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(bytes.ToLower(src), []byte("scalarset")) {
+			continue
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(f, dir), "../../")
+		for _, mode := range []string{"exact", "heuristic"} {
+			cases = append(cases, parallelCase{name + " sym=" + mode, f, verify.Options{Options: job.Options{Symmetry: mode}}})
+		}
 	}
 	generated := 0
 	for _, c := range cases {

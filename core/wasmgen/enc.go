@@ -380,6 +380,7 @@ func (f *fn) i32LtS()        { f.op(0x48) }
 func (f *fn) i32LtU()        { f.op(0x49) }
 func (f *fn) i32GtS()        { f.op(0x4a) }
 func (f *fn) i32GtU()        { f.op(0x4b) }
+func (f *fn) i32GeS()        { f.op(0x4e) }
 func (f *fn) i32GeU()        { f.op(0x4f) }
 func (f *fn) i64Eqz()        { f.op(0x50) }
 func (f *fn) i64Eq()         { f.op(0x51) }
@@ -389,6 +390,7 @@ func (f *fn) i64LtU()        { f.op(0x54) }
 func (f *fn) i64GtS()        { f.op(0x55) }
 func (f *fn) i64GtU()        { f.op(0x56) }
 func (f *fn) i64LeS()        { f.op(0x57) }
+func (f *fn) i64LeU()        { f.op(0x58) }
 func (f *fn) i64GeS()        { f.op(0x59) }
 func (f *fn) i64GeU()        { f.op(0x5a) }
 func (f *fn) i32Add()        { f.op(0x6a) }

@@ -13,6 +13,7 @@ import (
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/state"
+	"github.com/locus-mc/locus/core/symmetry"
 )
 
 // Status of run.
@@ -82,6 +83,9 @@ const (
 type layout struct {
 	stats, cur, work, pack, covers, dir, frame uint32
 	sb, sbPad, rec                             int
+	// symA is symmetry reduction's area (see symArea), if the search
+	// reduces.
+	symA symArea
 }
 
 // Module is a generated module and what its host needs to drive it.
@@ -94,7 +98,10 @@ type Module struct {
 	Stats, Cur, Work, Pack uint32
 	// Covers is where the counters (i64) of the model's cover properties
 	// are: how many of the states the module kept satisfy each.
-	Covers     uint32
+	Covers uint32
+	// Sym, in a module that reduces by symmetry, is the address of the
+	// slots its exported canon() canonicalises in place (8 bytes each).
+	Sym        uint32
 	StateBytes int
 	// RecordBytes is a stored state's record: the packed state (no
 	// padding), then its parent's id (uint32).
@@ -113,6 +120,9 @@ type Options struct {
 	// would be larger: an optimizing compiler can take seconds and
 	// gigabytes for a module of megabytes.
 	MaxCodeBytes int
+	// Symmetry, if not nil, reduces every successor to its orbit's
+	// representative, the one the plan's Reducer gives it.
+	Symmetry *symmetry.Plan
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
@@ -151,10 +161,13 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 			g.fail(p.decl.Pos(), "cover properties that differ from the closures'")
 		}
 	}
-	g.lay = newLayout(m)
+	g.lay = newLayout(m, o.Symmetry)
 	b := &builder{g: g, o: o}
 	b.globals()
 	b.runtime()
+	if o.Symmetry != nil {
+		b.symmetryFuncs(o.Symmetry)
+	}
 	var ruleFns, invFns, assumeFns, coverFns []*fn
 	// limit counts the code of the functions made since its last call
 	// (a rule's or property's, and the procedures' it first called: all
@@ -200,11 +213,15 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		return nil, &Unsupported{What: fmt.Sprintf("a memory budget of %d pages, below the %d the search needs to start", g.mod.memMax, g.mod.memMin+4)}
 	}
 	g.mod.export("memory", 2, 0)
-	return &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers,
-		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, Rules: len(rules), Invariants: len(invs)}, nil
+	mod = &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers,
+		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, Rules: len(rules), Invariants: len(invs)}
+	if o.Symmetry != nil {
+		mod.Sym = g.lay.symA.s
+	}
+	return mod, nil
 }
 
-func newLayout(m *compile.Model) layout {
+func newLayout(m *compile.Model, sym *symmetry.Plan) layout {
 	var l layout
 	l.sb = m.StateBytes
 	l.sbPad = (l.sb + 7) &^ 7
@@ -217,6 +234,10 @@ func newLayout(m *compile.Model) layout {
 	l.pack = l.work + uint32(8*m.NumSlots)
 	l.covers = (l.pack + uint32(l.sbPad) + 16 + 7) &^ 7
 	l.dir = l.covers + uint32(8*len(m.Covers))
+	if sym != nil {
+		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems)
+		l.dir = l.symA.end
+	}
 	l.frame = l.dir + 4*maxChunks
 	return l
 }
@@ -239,6 +260,7 @@ type builder struct {
 	// functions
 	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
 	countCovers                                                                       *fn // nil: no cover property
+	canon                                                                             *fn // nil: no symmetry reduction
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -1385,12 +1407,30 @@ func (b *builder) succStride() int { return b.g.lay.sbPad + 16 }
 // past it.
 func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	l := b.g.lay
+	if b.canon != nil {
+		// Reduced in a copy: whether the successor differs from the
+		// current state is decided before reduction (as the closures,
+		// Rumur and CMurphi do).
+		f.copyWords(func() { f.i32Const(int32(l.symA.s)) }, func() { f.i32Const(int32(l.work)) }, 8*b.g.m.NumSlots, unrollCopy)
+		f.call(b.canon.idx)
+	}
 	f.get(end)
 	f.get(curRec)
 	f.call(b.packFromFor(int(r)).idx)
 	f.get(changed)
 	f.i32Or()
 	f.set(changed)
+	if b.canon != nil {
+		// The representative, packed over the raw successor: every slot
+		// may differ from the current state's.
+		f.copyWords(func() { f.i32Const(int32(l.work)) }, func() { f.i32Const(int32(l.symA.s)) }, 8*b.g.m.NumSlots, unrollCopy)
+		f.i64Const(-1)
+		f.globalSet(b.g.gDirty)
+		f.get(end)
+		f.get(curRec)
+		f.call(b.packFrom.idx)
+		f.drop()
+	}
 	f.get(end)
 	f.get(end)
 	f.call(b.hashAt.idx)
