@@ -235,7 +235,7 @@ func newLayout(m *compile.Model, sym *symmetry.Plan) layout {
 	l.covers = (l.pack + uint32(l.sbPad) + 16 + 7) &^ 7
 	l.dir = l.covers + uint32(8*len(m.Covers))
 	if sym != nil {
-		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems)
+		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems, len(sym.Active))
 		l.dir = l.symA.end
 	}
 	l.frame = l.dir + 4*maxChunks

@@ -27,10 +27,13 @@ const maxSymElems = 64
 // indexed by position (4 bytes each).
 type symArea struct {
 	s, tmp, best, sig, col, newCol, perm, idx, groups uint32
-	end                                               uint32
+	// last holds the active leaves of the last state signed (8 bytes
+	// each), lastSig its first signatures (see sigsFunc)
+	last, lastSig uint32
+	end           uint32
 }
 
-func newSymArea(at uint32, slots, elems int) symArea {
+func newSymArea(at uint32, slots, elems, active int) symArea {
 	var a symArea
 	next := func(n int) uint32 {
 		p := at
@@ -41,6 +44,7 @@ func newSymArea(at uint32, slots, elems int) symArea {
 	a.sig = next(8 * elems)
 	a.col, a.newCol, a.perm = next(4*elems), next(4*elems), next(4*elems)
 	a.idx, a.groups = next(4*elems), next(4*elems)
+	a.last, a.lastSig = next(8*active), next(8*elems)
 	a.end = at
 	return a
 }
@@ -52,6 +56,7 @@ type symGen struct {
 	a                                                                     symArea
 	slots                                                                 int
 	gFirst                                                                uint32 // the enumeration has no best image yet
+	gSig0                                                                 uint32 // lastSig holds Sig0's signatures, and last zeros
 	firstSigs, sigs, apply, relabel, less, buildClasses, candidate, canon *fn
 	rank, check, swapFixes, enum, assign                                  []*fn
 }
@@ -67,6 +72,7 @@ func (b *builder) symmetryFuncs(p *symmetry.Plan) {
 	sg := &symGen{g: g, p: p, a: g.lay.symA, slots: g.m.NumSlots}
 	m := g.mod
 	sg.gFirst = m.addGlobal(i32, 0)
+	sg.gSig0 = m.addGlobal(i32, 0)
 	sg.firstSigs = sg.sigsFunc(true)
 	sg.sigs = sg.sigsFunc(false)
 	for t := range p.Types {
@@ -132,113 +138,167 @@ func mixTop(f *fn, x uint32) {
 
 // sigsFunc generates the signatures of the state in s under the current
 // colours (signatures), or under colour 0 for every element (zero:
-// firstSignatures, which sums the same terms incrementally).
+// firstSignatures). Signatures are sums of one term per leaf, and the
+// states canon reduces one after another (a state's successors) differ in
+// a few leaves: so the first round, as the Reducer's, keeps the last
+// state's leaves (last) and signatures (lastSig), and changes only the
+// terms of the leaves that differ.
 func (sg *symGen) sigsFunc(zero bool) *fn {
 	p, a := sg.p, sg.a
 	f := sg.g.mod.newFunc(nil, nil)
 	f.name = "symSignatures"
-	v, vabs, pos, x := f.local(i64), f.local(i64), f.local(i64), f.local(i64)
-	ve, at := f.local(i32), f.local(i32)
+	lt := leafTermLocals{v: f.local(i64), vabs: f.local(i64), pos: f.local(i64), x: f.local(i64), ve: f.local(i32), at: f.local(i32)}
+	if zero {
+		old := f.local(i64)
+		// lastSig starts as Sig0 (the sums for leaves all 0) on the first
+		// call: memory starts zeroed, last too.
+		f.globalGet(sg.gSig0)
+		f.i32Eqz()
+		f.if_()
+		for e, v := range p.Sig0 {
+			f.i32Const(int32(a.lastSig + uint32(8*e)))
+			f.i64Const(bitsOf(v))
+			f.i64Store(0)
+		}
+		f.i32Const(1)
+		f.globalSet(sg.gSig0)
+		f.end()
+		for ai := range p.Active {
+			li := &p.Active[ai]
+			f.i32Const(int32(a.s + uint32(8*li.Slot)))
+			f.i64Load(0)
+			f.tee(lt.v)
+			f.i32Const(int32(a.last + uint32(8*ai)))
+			f.i64Load(0)
+			f.tee(old)
+			f.i64Ne()
+			f.if_()
+			f.i32Const(int32(a.last + uint32(8*ai)))
+			f.get(lt.v)
+			f.i64Store(0)
+			sg.leafTerms(f, li, true, a.lastSig, lt, false)
+			f.get(old)
+			f.set(lt.v)
+			sg.leafTerms(f, li, true, a.lastSig, lt, true)
+			f.end()
+		}
+		f.copyWords(func() { f.i32Const(int32(a.sig)) }, func() { f.i32Const(int32(a.lastSig)) }, 8*p.Elems, unrollCopy)
+		return f
+	}
 	for e := 0; e < p.Elems; e++ {
 		f.i32Const(int32(sg.sigAt(e)))
-		if zero {
-			f.i64Const(1)
-		} else {
-			f.i32Const(int32(sg.colAt(e)))
-			f.i32Load(0)
-			f.i64ExtendI32S()
-			f.i64Const(bitsOf(symmetry.ColourMul))
-			f.i64Mul()
-			f.i64Const(1)
-			f.i64Add()
-		}
+		f.i32Const(int32(sg.colAt(e)))
+		f.i32Load(0)
+		f.i64ExtendI32S()
+		f.i64Const(bitsOf(symmetry.ColourMul))
+		f.i64Mul()
+		f.i64Const(1)
+		f.i64Add()
 		f.i64Store(0)
 	}
 	for ai := range p.Active {
 		li := &p.Active[ai]
 		f.i32Const(int32(a.s + uint32(8*li.Slot)))
 		f.i64Load(0)
-		f.set(v)
-		sg.valueHash(f, li, zero, v, ve, vabs, x)
-		// The position's hash.
-		if zero {
-			h := li.PosHash
-			for i := range li.Dims {
-				h = (h ^ uint64(i)<<48) * symmetry.ColourMul
-			}
-			f.i64Const(bitsOf(h))
-		} else {
-			f.i64Const(bitsOf(li.PosHash))
-			for i, d := range li.Dims {
-				f.i32Const(int32(sg.colAt(d.E)))
-				f.i32Load(0)
-				f.i64ExtendI32S()
-				f.i64Xor()
-				f.i64Const(bitsOf(uint64(i) << 48))
-				f.i64Xor()
-				f.i64Const(bitsOf(symmetry.ColourMul))
-				f.i64Mul()
-			}
-		}
-		f.set(pos)
-		// One term for each element indexing the leaf.
-		for i, d := range li.Dims {
-			f.i32Const(int32(sg.sigAt(d.E)))
-			f.i32Const(int32(sg.sigAt(d.E)))
-			f.i64Load(0)
-			f.get(pos)
-			f.get(vabs)
-			f.i64Xor()
-			f.i64Const(bitsOf(uint64(i)<<32 ^ uint64(li.Same[i])<<20))
-			f.i64Xor()
-			if li.Val != -1 { // the value may be this element
-				f.get(ve)
-				f.i32Const(int32(d.E))
-				f.i32Eq()
-				f.i64ExtendI32U()
-				f.i64Const(31)
-				f.i64Shl()
-				f.i64Xor()
-			}
-			mixTop(f, x)
-			f.i64Add()
-			f.i64Store(0)
-		}
-		// And one for the element the value names, if any.
-		if li.Val != -1 {
-			f.get(ve)
-			f.i32Const(0)
-			f.i32GeS()
-			f.if_()
-			f.i32Const(int32(a.sig))
-			scaled(f, ve, 3)
-			f.i32Add()
-			f.tee(at)
-			f.get(at)
-			f.i64Load(0)
-			f.i64Const(0)
-			for j, d := range li.Dims {
-				f.get(ve)
-				f.i32Const(int32(d.E))
-				f.i32Eq()
-				f.i64ExtendI32U()
-				f.i64Const(int64(j & 63))
-				f.i64Shl()
-				f.i64Or()
-			}
-			f.i64Const(24)
-			f.i64Shl()
-			f.get(pos)
-			f.i64Xor()
-			f.i64Const(symmetry.RefXor)
-			f.i64Xor()
-			mixTop(f, x)
-			f.i64Add()
-			f.i64Store(0)
-			f.end()
-		}
+		f.set(lt.v)
+		sg.leafTerms(f, li, false, a.sig, lt, false)
 	}
 	return f
+}
+
+// leafTermLocals are leafTerms' scratch locals; v holds the leaf's value.
+type leafTermLocals struct{ v, vabs, pos, x, ve, at uint32 }
+
+// leafTerms adds to the signatures at sig (or subtracts from them: sub)
+// the terms of leaf li holding the value in local v, under the current
+// colours or colour 0 for every element (zero): addLeaf's terms.
+func (sg *symGen) leafTerms(f *fn, li *symmetry.PlanLeaf, zero bool, sig uint32, lt leafTermLocals, sub bool) {
+	v, vabs, pos, x, ve, at := lt.v, lt.vabs, lt.pos, lt.x, lt.ve, lt.at
+	combine := func() {
+		if sub {
+			f.i64Sub()
+		} else {
+			f.i64Add()
+		}
+	}
+	sg.valueHash(f, li, zero, v, ve, vabs, x)
+	// The position's hash.
+	if zero {
+		h := li.PosHash
+		for i := range li.Dims {
+			h = (h ^ uint64(i)<<48) * symmetry.ColourMul
+		}
+		f.i64Const(bitsOf(h))
+	} else {
+		f.i64Const(bitsOf(li.PosHash))
+		for i, d := range li.Dims {
+			f.i32Const(int32(sg.colAt(d.E)))
+			f.i32Load(0)
+			f.i64ExtendI32S()
+			f.i64Xor()
+			f.i64Const(bitsOf(uint64(i) << 48))
+			f.i64Xor()
+			f.i64Const(bitsOf(symmetry.ColourMul))
+			f.i64Mul()
+		}
+	}
+	f.set(pos)
+	// One term for each element indexing the leaf.
+	for i, d := range li.Dims {
+		f.i32Const(int32(sig + uint32(8*d.E)))
+		f.i32Const(int32(sig + uint32(8*d.E)))
+		f.i64Load(0)
+		f.get(pos)
+		f.get(vabs)
+		f.i64Xor()
+		f.i64Const(bitsOf(uint64(i)<<32 ^ uint64(li.Same[i])<<20))
+		f.i64Xor()
+		if li.Val != -1 { // the value may be this element
+			f.get(ve)
+			f.i32Const(int32(d.E))
+			f.i32Eq()
+			f.i64ExtendI32U()
+			f.i64Const(31)
+			f.i64Shl()
+			f.i64Xor()
+		}
+		mixTop(f, x)
+		combine()
+		f.i64Store(0)
+	}
+	// And one for the element the value names, if any.
+	if li.Val != -1 {
+		f.get(ve)
+		f.i32Const(0)
+		f.i32GeS()
+		f.if_()
+		f.i32Const(int32(sig))
+		scaled(f, ve, 3)
+		f.i32Add()
+		f.tee(at)
+		f.get(at)
+		f.i64Load(0)
+		f.i64Const(0)
+		for j, d := range li.Dims {
+			f.get(ve)
+			f.i32Const(int32(d.E))
+			f.i32Eq()
+			f.i64ExtendI32U()
+			f.i64Const(int64(j & 63))
+			f.i64Shl()
+			f.i64Or()
+		}
+		f.i64Const(24)
+		f.i64Shl()
+		f.get(pos)
+		f.i64Xor()
+		f.i64Const(symmetry.RefXor)
+		f.i64Xor()
+		mixTop(f, x)
+		combine()
+		f.i64Store(0)
+		f.end()
+	}
 }
 
 // valueHash sets ve to the flat element the value in local v names at
