@@ -23,9 +23,6 @@ type Plan struct {
 	// indexes in Active.
 	RowMoves    []RowMove
 	OtherActive []int
-	// Sig0 is the first round's signatures of the state whose active
-	// leaves all hold 0 (where firstSignatures starts its sums).
-	Sig0 []uint64
 	// Rows lists, per flat element, the indexes in Active of the leaves
 	// it indexes (by their first dimension naming it); ValLeaves, per
 	// type, those that may hold a value of it.
@@ -67,13 +64,6 @@ func (r *Reducer) Plan() *Plan {
 	p := &Plan{Mode: r.mode, Refine: r.refine, Elems: r.elems, Undef: r.undef}
 	for _, t := range r.types {
 		p.Types = append(p.Types, PlanType{Lo: t.lo, N: t.n, Off: t.off})
-	}
-	p.Sig0 = make([]uint64, r.elems)
-	for e := range p.Sig0 {
-		p.Sig0[e] = 1
-	}
-	for _, slot := range r.active {
-		r.addLeaf(&r.leaves[slot], 0, r.zeroColour, p.Sig0, 1)
 	}
 	index := map[int]int{} // slot -> index in Active
 	for i, slot := range r.active {

@@ -235,7 +235,7 @@ func newLayout(m *compile.Model, sym *symmetry.Plan) layout {
 	l.covers = (l.pack + uint32(l.sbPad) + 16 + 7) &^ 7
 	l.dir = l.covers + uint32(8*len(m.Covers))
 	if sym != nil {
-		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems, len(sym.Active))
+		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems)
 		l.dir = l.symA.end
 	}
 	l.frame = l.dir + 4*maxChunks
@@ -260,7 +260,8 @@ type builder struct {
 	// functions
 	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
 	countCovers                                                                       *fn // nil: no cover property
-	canon                                                                             *fn // nil: no symmetry reduction
+	canon, symBase                                                                    *fn // nil: no symmetry reduction
+	gMoved                                                                            uint32
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -1157,6 +1158,9 @@ func (b *builder) run(rules []*fn) {
 		// them so: packFrom writes back the slots a rule changed, and a rule
 		// whose assume statement failed has them all copied again.
 		f.call(g.copyCur.idx)
+		if b.canon != nil {
+			f.call(b.symBase.idx)
+		}
 		f.i32Const(0)
 		f.set(changed)
 		f.i32Const(0)
@@ -1421,8 +1425,10 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	f.i32Or()
 	f.set(changed)
 	if b.canon != nil {
-		// The representative, packed over the raw successor: every slot
-		// may differ from the current state's.
+		// The representative, if it is not the successor itself, packed
+		// over it: every slot may differ from the current state's.
+		f.globalGet(b.gMoved)
+		f.if_()
 		f.copyWords(func() { f.i32Const(int32(l.work)) }, func() { f.i32Const(int32(l.symA.s)) }, 8*b.g.m.NumSlots, unrollCopy)
 		f.i64Const(-1)
 		f.globalSet(b.g.gDirty)
@@ -1430,6 +1436,7 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 		f.get(curRec)
 		f.call(b.packFrom.idx)
 		f.drop()
+		f.end()
 	}
 	f.get(end)
 	f.get(end)

@@ -27,13 +27,13 @@ const maxSymElems = 64
 // indexed by position (4 bytes each).
 type symArea struct {
 	s, tmp, best, sig, col, newCol, perm, idx, groups uint32
-	// last holds the active leaves of the last state signed (8 bytes
-	// each), lastSig its first signatures (see sigsFunc)
-	last, lastSig uint32
-	end           uint32
+	// curSig holds the current state's first signatures (see
+	// firstSigsFunc)
+	curSig uint32
+	end    uint32
 }
 
-func newSymArea(at uint32, slots, elems, active int) symArea {
+func newSymArea(at uint32, slots, elems int) symArea {
 	var a symArea
 	next := func(n int) uint32 {
 		p := at
@@ -44,7 +44,7 @@ func newSymArea(at uint32, slots, elems, active int) symArea {
 	a.sig = next(8 * elems)
 	a.col, a.newCol, a.perm = next(4*elems), next(4*elems), next(4*elems)
 	a.idx, a.groups = next(4*elems), next(4*elems)
-	a.last, a.lastSig = next(8*active), next(8*elems)
+	a.curSig = next(8 * elems)
 	a.end = at
 	return a
 }
@@ -56,7 +56,7 @@ type symGen struct {
 	a                                                                     symArea
 	slots                                                                 int
 	gFirst                                                                uint32 // the enumeration has no best image yet
-	gSig0                                                                 uint32 // lastSig holds Sig0's signatures, and last zeros
+	gMoved                                                                uint32 // canon changed s
 	firstSigs, sigs, apply, relabel, less, buildClasses, candidate, canon *fn
 	rank, check, swapFixes, enum, assign                                  []*fn
 }
@@ -72,9 +72,11 @@ func (b *builder) symmetryFuncs(p *symmetry.Plan) {
 	sg := &symGen{g: g, p: p, a: g.lay.symA, slots: g.m.NumSlots}
 	m := g.mod
 	sg.gFirst = m.addGlobal(i32, 0)
-	sg.gSig0 = m.addGlobal(i32, 0)
-	sg.firstSigs = sg.sigsFunc(true)
-	sg.sigs = sg.sigsFunc(false)
+	sg.gMoved = m.addGlobal(i32, 0)
+	sg.firstSigs = sg.firstSigsFunc()
+	sg.sigs = sg.sigsFunc()
+	b.symBase = sg.baseFunc()
+	m.export("symBase", 0, b.symBase.idx)
 	for t := range p.Types {
 		sg.rank = append(sg.rank, sg.rankFunc(t))
 	}
@@ -96,8 +98,15 @@ func (b *builder) symmetryFuncs(p *symmetry.Plan) {
 		sg.assignFunc(t)
 	}
 	sg.canonFunc()
-	b.canon = sg.canon
-	m.export("canon", 0, sg.canon.idx)
+	b.canon, b.gMoved = sg.canon, sg.gMoved
+	// canonAny(): canon for a state at Sym that may differ from the
+	// current one anywhere (symBase computed after it was written), for
+	// tests.
+	f := m.newFunc(nil, nil)
+	f.i64Const(-1)
+	f.globalSet(g.gDirty)
+	f.call(sg.canon.idx)
+	m.export("canonAny", 0, f.idx)
 }
 
 // Addresses of a flat element's entries, and of a type's positions.
@@ -136,55 +145,87 @@ func mixTop(f *fn, x uint32) {
 	f.i64Xor()
 }
 
+// firstSigsFunc generates the first round's signatures (every colour 0)
+// of the state in s, a successor of the current state: signatures are
+// sums of one term per leaf, and a successor differs from the current
+// state only in the slots its rule wrote (the dirty groups, see
+// gen.gDirty), so they start from the current state's (curSig, see
+// baseFunc) and change the terms of the leaves that differ. (The
+// Reducer's firstSignatures starts from the last state it reduced: the
+// sums are the same.)
+func (sg *symGen) firstSigsFunc() *fn {
+	p, a, cur := sg.p, sg.a, sg.g.lay.cur
+	f := sg.g.mod.newFunc(nil, nil)
+	f.name = "symFirstSignatures"
+	lt := sg.termLocals(f)
+	nv, old := f.local(i64), f.local(i64)
+	f.copyWords(func() { f.i32Const(int32(a.sig)) }, func() { f.i32Const(int32(a.curSig)) }, 8*p.Elems, unrollCopy)
+	group := -1 // the dirty group whose test is open
+	for ai := range p.Active {
+		li := &p.Active[ai]
+		if k := (8 * li.Slot) >> sg.g.dirtyShift; k != group {
+			if group >= 0 {
+				f.end()
+			}
+			group = k
+			f.globalGet(sg.g.gDirty)
+			f.i64Const(bitsOf(1 << uint(k)))
+			f.i64And()
+			f.i64Const(0)
+			f.i64Ne()
+			f.if_()
+		}
+		f.i32Const(int32(a.s + uint32(8*li.Slot)))
+		f.i64Load(0)
+		f.tee(nv)
+		f.i32Const(int32(cur + uint32(8*li.Slot)))
+		f.i64Load(0)
+		f.tee(old)
+		f.i64Ne()
+		f.if_()
+		f.get(old)
+		f.set(lt.v)
+		sg.leafTerms(f, li, true, a.sig, lt, true)
+		f.get(nv)
+		f.set(lt.v)
+		sg.leafTerms(f, li, true, a.sig, lt, false)
+		f.end()
+	}
+	if group >= 0 {
+		f.end()
+	}
+	return f
+}
+
+// baseFunc generates symBase(): the first round's signatures of the
+// current state into curSig, every term summed.
+func (sg *symGen) baseFunc() *fn {
+	p, a, cur := sg.p, sg.a, sg.g.lay.cur
+	f := sg.g.mod.newFunc(nil, nil)
+	f.name = "symBase"
+	lt := sg.termLocals(f)
+	for e := 0; e < p.Elems; e++ {
+		f.i32Const(int32(a.curSig + uint32(8*e)))
+		f.i64Const(1)
+		f.i64Store(0)
+	}
+	for ai := range p.Active {
+		li := &p.Active[ai]
+		f.i32Const(int32(cur + uint32(8*li.Slot)))
+		f.i64Load(0)
+		f.set(lt.v)
+		sg.leafTerms(f, li, true, a.curSig, lt, false)
+	}
+	return f
+}
+
 // sigsFunc generates the signatures of the state in s under the current
-// colours (signatures), or under colour 0 for every element (zero:
-// firstSignatures). Signatures are sums of one term per leaf, and the
-// states canon reduces one after another (a state's successors) differ in
-// a few leaves: so the first round, as the Reducer's, keeps the last
-// state's leaves (last) and signatures (lastSig), and changes only the
-// terms of the leaves that differ.
-func (sg *symGen) sigsFunc(zero bool) *fn {
+// colours (signatures' rounds after the first).
+func (sg *symGen) sigsFunc() *fn {
 	p, a := sg.p, sg.a
 	f := sg.g.mod.newFunc(nil, nil)
 	f.name = "symSignatures"
-	lt := leafTermLocals{v: f.local(i64), vabs: f.local(i64), pos: f.local(i64), x: f.local(i64), ve: f.local(i32), at: f.local(i32)}
-	if zero {
-		old := f.local(i64)
-		// lastSig starts as Sig0 (the sums for leaves all 0) on the first
-		// call: memory starts zeroed, last too.
-		f.globalGet(sg.gSig0)
-		f.i32Eqz()
-		f.if_()
-		for e, v := range p.Sig0 {
-			f.i32Const(int32(a.lastSig + uint32(8*e)))
-			f.i64Const(bitsOf(v))
-			f.i64Store(0)
-		}
-		f.i32Const(1)
-		f.globalSet(sg.gSig0)
-		f.end()
-		for ai := range p.Active {
-			li := &p.Active[ai]
-			f.i32Const(int32(a.s + uint32(8*li.Slot)))
-			f.i64Load(0)
-			f.tee(lt.v)
-			f.i32Const(int32(a.last + uint32(8*ai)))
-			f.i64Load(0)
-			f.tee(old)
-			f.i64Ne()
-			f.if_()
-			f.i32Const(int32(a.last + uint32(8*ai)))
-			f.get(lt.v)
-			f.i64Store(0)
-			sg.leafTerms(f, li, true, a.lastSig, lt, false)
-			f.get(old)
-			f.set(lt.v)
-			sg.leafTerms(f, li, true, a.lastSig, lt, true)
-			f.end()
-		}
-		f.copyWords(func() { f.i32Const(int32(a.sig)) }, func() { f.i32Const(int32(a.lastSig)) }, 8*p.Elems, unrollCopy)
-		return f
-	}
+	lt := sg.termLocals(f)
 	for e := 0; e < p.Elems; e++ {
 		f.i32Const(int32(sg.sigAt(e)))
 		f.i32Const(int32(sg.colAt(e)))
@@ -208,6 +249,10 @@ func (sg *symGen) sigsFunc(zero bool) *fn {
 
 // leafTermLocals are leafTerms' scratch locals; v holds the leaf's value.
 type leafTermLocals struct{ v, vabs, pos, x, ve, at uint32 }
+
+func (sg *symGen) termLocals(f *fn) leafTermLocals {
+	return leafTermLocals{v: f.local(i64), vabs: f.local(i64), pos: f.local(i64), x: f.local(i64), ve: f.local(i32), at: f.local(i32)}
+}
 
 // leafTerms adds to the signatures at sig (or subtracts from them: sub)
 // the terms of leaf li holding the value in local v, under the current
@@ -612,6 +657,8 @@ func (sg *symGen) relabelFunc() {
 	f.if_()
 	f.return_()
 	f.end()
+	f.i32Const(1)
+	f.globalSet(sg.gMoved)
 	f.call(sg.apply.idx)
 	f.copyWords(func() { f.i32Const(int32(a.s)) }, func() { f.i32Const(int32(a.tmp)) }, 8*sg.slots, unrollCopy)
 	sg.relabel = f
@@ -957,6 +1004,8 @@ func (sg *symGen) canonFunc() {
 	f := sg.g.mod.newFunc(nil, nil)
 	f.name = "canon"
 	sg.canon = f
+	f.i32Const(0)
+	f.globalSet(sg.gMoved)
 	n, prev, round := f.local(i32), f.local(i32), f.local(i32)
 	// Colours, refined until stable (colour).
 	for e := 0; e < p.Elems; e++ {
@@ -1029,6 +1078,8 @@ func (sg *symGen) canonFunc() {
 	f.end()
 	f.i32Const(1)
 	f.globalSet(sg.gFirst)
+	f.i32Const(1)
+	f.globalSet(sg.gMoved)
 	f.i32Const(0)
 	f.call(sg.enum[0].idx)
 	f.copyWords(func() { f.i32Const(int32(a.s)) }, func() { f.i32Const(int32(a.best)) }, 8*sg.slots, unrollCopy)
