@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
@@ -19,6 +20,20 @@ var a: array[0..7] of 0..255;
 startstate begin for i: 0..7 do a[i] := 0; endfor; end;
 rule "r" true ==> begin a[0] := 1; end;
 `
+
+// instantiate generates m's module under o and instantiates it in wazero.
+func instantiate(t *testing.T, m *compile.Model, o wasmgen.Options) (*wasmgen.Module, wasmgen.Instance) {
+	t.Helper()
+	mod, err := wasmgen.Generate(m, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := wazerorun.Runtime{}.Instantiate(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod, inst
+}
 
 // mix64 is splitmix64's finalizer: hashes spread over all 64 bits.
 func mix64(x uint64) uint64 {
@@ -37,14 +52,7 @@ func mix64(x uint64) uint64 {
 // whose hashes agree in every bit the index uses: no split can part them,
 // and the index must say so (memory ran out), not loop.
 func TestIndex(t *testing.T) {
-	mod, err := wasmgen.Generate(compileSource(t, "index.m", []byte(indexModel)), wasmgen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := wazerorun.Runtime{}.Instantiate(mod)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod, inst := instantiate(t, compileSource(t, "index.m", []byte(indexModel)), wasmgen.Options{})
 	defer inst.Close()
 	if r, err := inst.Call("init"); err != nil || r != 0 {
 		t.Fatalf("init: %d, %v", r, err)

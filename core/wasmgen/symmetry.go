@@ -346,6 +346,18 @@ func (sg *symGen) leafTerms(f *fn, li *symmetry.PlanLeaf, zero bool, sig uint32,
 	}
 }
 
+// inType pushes whether the value in local v is one of type t's (as an
+// i32), leaving its offset among them in local x: uint64(v-Lo) < N, as
+// the Reducer tests it (an undefined value, the least int64, is none).
+func inType(f *fn, t symmetry.PlanType, v, x uint32) {
+	f.get(v)
+	f.i64Const(t.Lo)
+	f.i64Sub()
+	f.tee(x)
+	f.i64Const(int64(t.N))
+	f.i64LtU()
+}
+
 // valueHash sets ve to the flat element the value in local v names at
 // leaf li (-1 if none), and vabs to the value's hash: the element's type
 // and colour (0 if zero), never its identity, or else the value's own.
@@ -379,37 +391,20 @@ func (sg *symGen) valueHash(f *fn, li *symmetry.PlanLeaf, zero bool, v, ve, vabs
 	switch {
 	case li.Val == -1:
 		other()
-	case li.Val >= 0:
-		t := sg.p.Types[li.Val]
-		f.get(v)
-		f.i64Const(t.Lo)
-		f.i64Sub()
-		f.tee(x)
-		f.i64Const(int64(t.N))
-		f.i64LtU()
-		f.if_()
-		f.get(x)
-		f.i32WrapI64()
-		f.i32Const(int32(t.Off))
-		f.i32Add()
-		f.set(ve)
-		elem(li.Val)
-		f.else_()
-		other()
-		f.end()
-	default: // a union: the first type whose values hold v
-		for ti, t := range sg.p.Types {
-			f.get(v)
-			f.i64Const(t.Lo)
-			f.i64GeS()
-			f.get(v)
-			f.i64Const(t.Lo + int64(t.N))
-			f.i64LtS()
-			f.i32And()
+	default:
+		// One type, or for a union the first whose values hold v.
+		types := []int{li.Val}
+		if li.Val == -2 {
+			types = types[:0]
+			for ti := range sg.p.Types {
+				types = append(types, ti)
+			}
+		}
+		for _, ti := range types {
+			t := sg.p.Types[ti]
+			inType(f, t, v, x)
 			f.if_()
-			f.get(v)
-			f.i64Const(t.Lo)
-			f.i64Sub()
+			f.get(x)
 			f.i32WrapI64()
 			f.i32Const(int32(t.Off))
 			f.i32Add()
@@ -418,7 +413,7 @@ func (sg *symGen) valueHash(f *fn, li *symmetry.PlanLeaf, zero bool, v, ve, vabs
 			f.else_()
 		}
 		other()
-		for range sg.p.Types {
+		for range types {
 			f.end()
 		}
 	}
@@ -566,15 +561,9 @@ func (sg *symGen) imageValue(f *fn, li *symmetry.PlanLeaf, v, w, x uint32) {
 	}
 	switch {
 	case li.Val >= 0:
-		t := sg.p.Types[li.Val]
-		f.get(v)
-		f.i64Const(t.Lo)
-		f.i64Sub()
-		f.tee(x)
-		f.i64Const(int64(t.N))
-		f.i64LtU()
+		inType(f, sg.p.Types[li.Val], v, x)
 		f.if_()
-		relabel(t)
+		relabel(sg.p.Types[li.Val])
 		f.end()
 	case li.Val == -2:
 		f.get(v)
@@ -585,12 +574,7 @@ func (sg *symGen) imageValue(f *fn, li *symmetry.PlanLeaf, v, w, x uint32) {
 			if k > 0 {
 				f.else_()
 			}
-			f.get(v)
-			f.i64Const(t.Lo)
-			f.i64Sub()
-			f.tee(x)
-			f.i64Const(int64(t.N))
-			f.i64LtU()
+			inType(f, t, v, x)
 			f.if_()
 			relabel(t)
 		}
@@ -599,6 +583,17 @@ func (sg *symGen) imageValue(f *fn, li *symmetry.PlanLeaf, v, w, x uint32) {
 		}
 		f.end()
 	}
+}
+
+// image sets w to the value of active leaf li in s relabelled by perm,
+// and pushes the address where it goes in the slots at base (v and x
+// are scratch).
+func (sg *symGen) image(f *fn, li *symmetry.PlanLeaf, base, v, w, x uint32) {
+	f.i32Const(int32(sg.a.s + uint32(8*li.Slot)))
+	f.i64Load(0)
+	f.set(v)
+	sg.imageValue(f, li, v, w, x)
+	sg.pushImage(f, base, li.Slot, li.Dims)
 }
 
 // applyFunc generates apply(): tmp is s relabelled by perm.
@@ -615,12 +610,7 @@ func (sg *symGen) applyFunc() {
 		f.i64Store(0)
 	}
 	for _, ai := range p.OtherActive {
-		li := &p.Active[ai]
-		f.i32Const(int32(a.s + uint32(8*li.Slot)))
-		f.i64Load(0)
-		f.set(v)
-		sg.imageValue(f, li, v, w, x)
-		sg.pushImage(f, a.tmp, li.Slot, li.Dims)
+		sg.image(f, &p.Active[ai], a.tmp, v, w, x)
 		f.get(w)
 		f.i64Store(0)
 	}
@@ -700,12 +690,7 @@ func (sg *symGen) checkFunc(t int) *fn {
 	f.name = "symCheck"
 	v, w, x := f.local(i64), f.local(i64), f.local(i64)
 	leaf := func(ai int) {
-		li := &p.Active[ai]
-		f.i32Const(int32(a.s + uint32(8*li.Slot)))
-		f.i64Load(0)
-		f.set(v)
-		sg.imageValue(f, li, v, w, x)
-		sg.pushImage(f, a.s, li.Slot, li.Dims)
+		sg.image(f, &p.Active[ai], a.s, v, w, x)
 		f.i64Load(0)
 		f.get(w)
 		f.i64Ne()

@@ -12,7 +12,6 @@ import (
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/symmetry"
 	"github.com/locus-mc/locus/core/wasmgen"
-	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 )
 
 // symModel puts scalarsets everywhere the Reducer looks: two of them, an
@@ -52,14 +51,7 @@ func TestCanonSameAsReducer(t *testing.T) {
 				if r == nil {
 					t.Fatal("no scalarset to permute")
 				}
-				mod, err := wasmgen.Generate(m, wasmgen.Options{Symmetry: r.Plan()})
-				if err != nil {
-					t.Fatal(err)
-				}
-				inst, err := wazerorun.Runtime{}.Instantiate(mod)
-				if err != nil {
-					t.Fatal(err)
-				}
+				mod, inst := instantiate(t, m, wasmgen.Options{Symmetry: r.Plan()})
 				defer inst.Close()
 				rng := rand.New(rand.NewPCG(1, uint64(len(name))))
 				un := m.NewUnpacker()
