@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -173,5 +174,24 @@ func randomState(rng *rand.Rand, m *compile.Model, dst []byte, few bool) {
 		w := binary.LittleEndian.Uint64(dst[lf.Offset>>3:])
 		w |= c << uint(lf.Offset&7)
 		binary.LittleEndian.PutUint64(dst[lf.Offset>>3:], w)
+	}
+}
+
+// TestCanonRefusesLargeScalarsets: the enumeration keeps a class's
+// elements in an i64's bits, so a scalarset of more than 64 elements
+// under reduction is refused (the closures reduce it), with a reason.
+func TestCanonRefusesLargeScalarsets(t *testing.T) {
+	m := compileSource(t, "large.m", []byte(`
+type p: scalarset(65);
+var on: array [p] of boolean;
+startstate begin for i: p do on[i] := false end end;
+ruleset i: p do rule begin on[i] := !on[i] end end;
+`))
+	_, err := wasmgen.Generate(m, wasmgen.Options{Symmetry: symmetry.New(m, symmetry.Exact).Plan()})
+	if _, ok := err.(*wasmgen.Unsupported); !ok || !strings.Contains(err.Error(), "more than 64 elements") {
+		t.Fatalf("got %v, want a refusal of the 65 elements", err)
+	}
+	if _, err := wasmgen.Generate(m, wasmgen.Options{}); err != nil {
+		t.Fatalf("without reduction: %v", err)
 	}
 }
