@@ -1417,6 +1417,15 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 		// Rumur and CMurphi do).
 		f.copyWords(func() { f.i32Const(int32(l.symA.s)) }, func() { f.i32Const(int32(l.work)) }, 8*b.g.m.NumSlots, unrollCopy)
 		f.call(b.canon.idx)
+		// The successor itself is packed for that, unless an earlier
+		// rule changed the state already and the representative is
+		// another (packed below, which also sets every working slot
+		// back).
+		f.globalGet(b.gMoved)
+		f.get(changed)
+		f.i32And()
+		f.i32Eqz()
+		f.if_()
 	}
 	f.get(end)
 	f.get(curRec)
@@ -1425,6 +1434,7 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	f.i32Or()
 	f.set(changed)
 	if b.canon != nil {
+		f.end()
 		// The representative, if it is not the successor itself, packed
 		// over it: every slot may differ from the current state's.
 		f.globalGet(b.gMoved)
