@@ -58,6 +58,7 @@ type symGen struct {
 	gFirst                                                                uint32 // the enumeration has no best image yet
 	gMoved                                                                uint32 // canon changed s
 	firstSigs, sigs, apply, relabel, less, buildClasses, candidate, canon *fn
+	mix                                                                   *fn
 	rank, check, swapFixes, enum, assign                                  []*fn
 }
 
@@ -73,6 +74,12 @@ func (b *builder) symmetryFuncs(p *symmetry.Plan) {
 	m := g.mod
 	sg.gFirst = m.addGlobal(i32, 0)
 	sg.gMoved = m.addGlobal(i32, 0)
+	// mix(x): a function, called from every leaf's terms, four copies
+	// of which are generated (adash has 487 active leaves).
+	sg.mix = m.newFunc([]byte{i64}, []byte{i64})
+	sg.mix.name = "symMix"
+	sg.mix.get(0)
+	mixTop(sg.mix, 0)
 	sg.firstSigs = sg.firstSigsFunc()
 	sg.sigs = sg.sigsFunc()
 	b.symBase = sg.baseFunc()
@@ -307,7 +314,7 @@ func (sg *symGen) leafTerms(f *fn, li *symmetry.PlanLeaf, zero bool, sig uint32,
 			f.i64Shl()
 			f.i64Xor()
 		}
-		mixTop(f, x)
+		f.call(sg.mix.idx)
 		combine()
 		f.i64Store(0)
 	}
@@ -339,7 +346,7 @@ func (sg *symGen) leafTerms(f *fn, li *symmetry.PlanLeaf, zero bool, sig uint32,
 		f.i64Xor()
 		f.i64Const(symmetry.RefXor)
 		f.i64Xor()
-		mixTop(f, x)
+		f.call(sg.mix.idx)
 		combine()
 		f.i64Store(0)
 		f.end()
