@@ -6,17 +6,26 @@ import (
 	"os"
 	"testing"
 
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen/jsrun"
 )
 
 // TestBrowserRuntimeSameAsClosures is TestGeneratedSameAsClosures for the
 // runtime the browser's engine uses (the JavaScript host's WebAssembly:
-// V8 under Node here), on the testdata models: the same results in every
+// V8 under Node here), on the testdata models and two corpus models
+// under symmetry reduction: the same results in every
 // field but times and memory, and the models written for the generator's
 // features (codegen=covered) must run in it.
 func TestBrowserRuntimeSameAsClosures(t *testing.T) {
 	generated := 0
-	for _, c := range testdataCases(t) {
+	cases := testdataCases(t)
+	// Two corpus models under reduction, whose states need the whole of
+	// canon (mcslock1's enumerate candidates).
+	for _, f := range []string{"sym/mcslock1.m", "sym/list6.m"} {
+		cases = append(cases, parallelCase{f + " sym=exact", "../../../shared/models/cmurphi/" + f, verify.Options{Options: job.Options{Symmetry: "exact"}}})
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src, err := os.ReadFile(c.file)
 			if err != nil {
@@ -28,7 +37,7 @@ func TestBrowserRuntimeSameAsClosures(t *testing.T) {
 		})
 	}
 	if generated < 10 {
-		t.Fatalf("only %d testdata models ran in generated code", generated)
+		t.Fatalf("only %d of %d models ran in generated code", generated, len(cases))
 	}
-	t.Logf("%d testdata models ran in generated code", generated)
+	t.Logf("%d of %d models ran in generated code", generated, len(cases))
 }
