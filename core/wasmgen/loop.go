@@ -100,7 +100,8 @@ type Module struct {
 	// are: how many of the states the module kept satisfy each.
 	Covers uint32
 	// Sym, in a module that reduces by symmetry, is the address of the
-	// slots its exported canon() canonicalises in place (8 bytes each).
+	// slots its exported canonAny() canonicalises in place (8 bytes
+	// each), once symBase() has read the current state (at Cur).
 	Sym        uint32
 	StateBytes int
 	// RecordBytes is a stored state's record: the packed state (no
