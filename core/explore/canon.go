@@ -9,8 +9,18 @@ import (
 // before it is stored (see symmetry.Normalizer); nil when there is nothing
 // to do.
 func newCanonicalizer(m *compile.Model, mode SymmetryMode) func([]int64) {
-	if mode == SymmetryHeuristic {
-		return symmetry.Normalizer(m, symmetry.Heuristic, true)
+	rm, reduce := reduction(mode)
+	return symmetry.Normalizer(m, rm, reduce)
+}
+
+// reduction returns the Reducer's mode for mode, and whether mode reduces
+// at all.
+func reduction(mode SymmetryMode) (symmetry.Mode, bool) {
+	switch mode {
+	case SymmetryHeuristic:
+		return symmetry.Heuristic, true
+	case SymmetryExact:
+		return symmetry.Exact, true
 	}
-	return symmetry.Normalizer(m, symmetry.Exact, mode == SymmetryExact)
+	return symmetry.Exact, false
 }

@@ -66,15 +66,10 @@ func generatedOK(m *compile.Model, opts Options) string {
 // generatedSymmetry returns the symmetry reduction the generated search
 // must do under opts, or nil.
 func generatedSymmetry(m *compile.Model, opts Options) *symmetry.Plan {
-	mode := symmetry.Exact
-	switch opts.Symmetry {
-	case SymmetryOff:
-		return nil
-	case SymmetryHeuristic:
-		mode = symmetry.Heuristic
-	}
-	if r := symmetry.New(m, mode); r != nil {
-		return r.Plan()
+	if mode, reduce := reduction(opts.Symmetry); reduce {
+		if r := symmetry.New(m, mode); r != nil {
+			return r.Plan()
+		}
 	}
 	return nil
 }
