@@ -1,9 +1,9 @@
 // Package wasmgen compiles a Murphi model to a WebAssembly module at run
 // time: the rules' guards and bodies, the invariants and assumptions, and a
-// breadth-first search over them (unpack, expand, pack, hash, probe, queue),
-// so that a browser's (or wazero's) compiler turns the model itself into
-// machine code instead of interpreting core/compile's closures through Go's
-// wasm output.
+// breadth-first search over them (unpack, expand, reduce by symmetry as
+// core/symmetry does, pack, hash, probe, queue), so that a browser's (or
+// wazero's) compiler turns the model itself into machine code instead of
+// interpreting core/compile's closures through Go's wasm output.
 //
 // The generator covers a subset of the language: the one the benchmark
 // models use (simple types and unions of them, records, arrays, rulesets,
