@@ -290,6 +290,15 @@ func TestCodegen(t *testing.T) {
 	if want, got := decode(t, ref), decode(t, out); got["code_gen"] != kinds[len(kinds)-1] || got["states"] != want["states"] || got["rules_fired"] != want["rules_fired"] {
 		t.Errorf("german.m under symmetry reduction: code_gen %v, %v states, %v rules; the closures %v, %v", got["code_gen"], got["states"], got["rules_fired"], want["states"], want["rules_fired"])
 	}
+	// Hash compaction too: german's counterexample-free pass with a
+	// bound, and the note that says the signatures are 64-bit.
+	_, ref, _ = locus(t, "check", "--json", "--workers", "1", "--hash-compaction", "40", example("german.m"))
+	_, out, _ = locus(t, "check", "--json", "--hash-compaction", "40", "--codegen="+kinds[len(kinds)-1], example("german.m"))
+	if want, got := decode(t, ref), decode(t, out); got["code_gen"] != kinds[len(kinds)-1] || got["states"] != want["states"] || got["rules_fired"] != want["rules_fired"] ||
+		got["guarantee"] != "omission-bound" || !strings.Contains(out, "kept 64-bit signatures, not 40-bit ones") {
+		t.Errorf("german.m under hash compaction: code_gen %v, %v states, %v rules, guarantee %v; the closures %v, %v:\n%s",
+			got["code_gen"], got["states"], got["rules_fired"], got["guarantee"], want["states"], want["rules_fired"], out)
+	}
 	_, out, errOut := locus(t, "check", "--codegen", "--max-errors", "2", example("peterson.m"))
 	if strings.Contains(out, "generated for the model") || !strings.Contains(errOut, "does not cover more than one error") {
 		t.Errorf("with --max-errors 2 the generated code ran, or no note says why not:\n%s%s", out, errOut)

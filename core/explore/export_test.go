@@ -15,3 +15,11 @@ func SetGeneratedMaxCode(n int) (restore func()) {
 	generatedMaxCode = n
 	return func() { generatedMaxCode = old }
 }
+
+// SetGeneratedKeyBits makes generated searches under hash compaction keep
+// k-bit keys (0: 64) and returns what restores the width.
+func SetGeneratedKeyBits(k int) (restore func()) {
+	old := generatedKeyBits
+	generatedKeyBits = k
+	return func() { generatedKeyBits = old }
+}

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/locus-mc/locus/core/budget"
@@ -50,11 +51,13 @@ var generatedDeadlock = map[DeadlockMode]int{
 // and 10 MB were not measured.
 var generatedMaxCode = 4 << 20
 
+// generatedKeyBits, if not 0, is the key width of generated compact
+// indexes (wasmgen.Options.KeyBits): tests narrow it to make collisions.
+var generatedKeyBits = 0
+
 // generatedOK says why the generated search cannot run with opts, or "".
 func generatedOK(m *compile.Model, opts Options) string {
 	switch {
-	case opts.HashBits > 0:
-		return "hash compaction"
 	case opts.Locality:
 		return "locality"
 	case opts.MaxErrors > 1:
@@ -96,6 +99,9 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 		return nil, err
 	}
 	r.CodeGen = opts.Generated.Name()
+	if mod.Compact && opts.HashBits < mod.KeyBits {
+		r.Notes = append(r.Notes, fmt.Sprintf("the generated code kept %d-bit signatures, not %d-bit ones: a slot of its table holds 8 bytes, so fewer bits would save no memory", mod.KeyBits, opts.HashBits))
+	}
 	return r, nil
 }
 
@@ -116,7 +122,7 @@ func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
 		}
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode,
-		Symmetry: generatedSymmetry(m, opts)})
+		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits})
 	if err != nil {
 		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}
@@ -157,8 +163,12 @@ func (gs *genSearch) outOfMemory() error {
 	if gs.s.opts.FS != nil {
 		spill = ", which spill to storage"
 	}
-	return &errNotGenerated{note: fmt.Sprintf("the generated code reached %s after %d states (it keeps every state, the queue and the trail in memory): "+
-		"the search ran again on the compiled closures%s", limit, n, spill)}
+	keeps := "every state"
+	if gs.mod.Compact {
+		keeps = "every state's 64-bit hash"
+	}
+	return &errNotGenerated{note: fmt.Sprintf("the generated code reached %s after %d states (it keeps %s, the queue and the trail in memory): "+
+		"the search ran again on the compiled closures%s", limit, n, keeps, spill)}
 }
 
 // infoAt reads one counter of the last info call.
@@ -290,6 +300,9 @@ func (gs *genSearch) violation(st uint64) error {
 // fire in order, and an earlier one would have found the state first.
 // The start states are the trail's, with their start state's index.
 func (gs *genSearch) pathRules(id int64) ([]int32, error) {
+	if gs.mod.Compact {
+		return gs.trailRules(id)
+	}
 	s := gs.s
 	rec := gs.mod.RecordBytes
 	var path [][]byte // the states' records, from id back to a start state's
@@ -325,6 +338,41 @@ func (gs *genSearch) pathRules(id int64) ([]int32, error) {
 		rules = append(rules, int32(r))
 		from, to = to, from
 	}
+	return rules, nil
+}
+
+// trailRules is pathRules under hash compaction, where the states are not
+// kept but the module's records hold each one's parent and rule.
+func (gs *genSearch) trailRules(id int64) ([]int32, error) {
+	s := gs.s
+	rec := make([]byte, gs.mod.RecordBytes)
+	var rules []int32 // from id back
+	for id >= s.trail.Len() {
+		at, err := gs.inst.Call("record", uint64(id))
+		if err != nil {
+			return nil, err
+		}
+		if err := gs.inst.Read(uint32(at), rec); err != nil {
+			return nil, err
+		}
+		var r uint32
+		if gs.mod.RuleBytes == 2 {
+			r = uint32(binary.LittleEndian.Uint16(rec[4:]))
+		} else {
+			r = binary.LittleEndian.Uint32(rec[4:])
+		}
+		if int(r) >= len(s.m.Rules) {
+			return nil, fmt.Errorf("state %d's record names rule %d of %d", id, r, len(s.m.Rules))
+		}
+		rules = append(rules, int32(r))
+		id = int64(binary.LittleEndian.Uint32(rec))
+	}
+	_, start, err := s.trail.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	rules = append(rules, int32(start))
+	slices.Reverse(rules)
 	return rules, nil
 }
 
@@ -393,12 +441,16 @@ func (v *genVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 	if int32(id) < 0 {
 		return false, -1, 0
 	}
-	return true, int64(int32(id)), 0
+	return true, int64(int32(id)), 0 // 0 under hash compaction: ids are not kept
 }
 
 func (v *genVisited) Insert(_ uint64, s []byte, _ uint64, id int64, _ int) error {
 	// Find just wrote s to the pack buffer, hashed it and set the slot.
-	r, err := v.inst.Call("insert", v.startHash, wasmgen.NoParent)
+	args := []uint64{v.startHash, wasmgen.NoParent}
+	if v.mod.Compact {
+		args = append(args, 0) // a start state's rule: the trail's
+	}
+	r, err := v.inst.Call("insert", args...)
 	if err != nil {
 		return err
 	}
@@ -418,7 +470,22 @@ func (v *genVisited) Len() int64 {
 func (v *genVisited) Bytes() int64 { return v.pages << 16 }
 
 func (v *genVisited) Stats() store.VisitedStats {
-	return store.VisitedStats{Kind: store.KindExact, Inserted: v.Len()}
+	n := v.Len()
+	if !v.mod.Compact {
+		return store.VisitedStats{Kind: store.KindExact, Inserted: n}
+	}
+	return store.VisitedStats{Kind: store.KindCompact, Inserted: n, OmissionBound: keyOmissionBound(n, v.mod.KeyBits)}
+}
+
+// keyOmissionBound bounds the probability that a compact index of k-bit
+// keys omitted a state: only when two of the n states kept (and the one
+// omitted) have the same key, so by the union bound over pairs, each equal
+// with probability 2^-(k-1) (the hash's top k bits, where 0 stands for 1).
+// Where placement follows the signature, as here, the Stern-Dill bound
+// over the slots probed does not apply: equal keys always meet.
+func keyOmissionBound(n int64, k int) float64 {
+	pairs := float64(n) * float64(n+1) / 2
+	return math.Min(1, pairs/math.Exp2(float64(k-1)))
 }
 
 func (v *genVisited) Release() {}

@@ -12,8 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/murphi"
+	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/nativerun"
@@ -84,6 +87,24 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 			cases = append(cases, parallelCase{name + " sym=" + mode, f, verify.Options{Options: job.Options{Symmetry: mode}}})
 		}
 	}
+	// Hash compaction: the models with a violation (the trail rebuilds
+	// their traces from parents and rules, the states being gone), and
+	// models of many queue chunks (2^14 states each), which the search
+	// reuses as it goes.
+	for _, c := range testdataCases(t) {
+		c.name += " hash=40"
+		c.opts.HashCompaction = 40
+		cases = append(cases, c)
+	}
+	for _, c := range []parallelCase{
+		{"cmurphi/sym/mcslock1.m", dir + "cmurphi/sym/mcslock1.m", verify.Options{Options: job.Options{Symmetry: "off"}}},
+		{"cmurphi/sym/n_peterson.m", dir + "cmurphi/sym/n_peterson.m", verify.Options{Options: job.Options{Symmetry: "exact"}}},
+		{"cmurphi/others/dp4.m", dir + "cmurphi/others/dp4.m", verify.Options{Options: job.Options{Symmetry: "off"}}},
+	} {
+		c.name += " hash=64"
+		c.opts.HashCompaction = 64
+		cases = append(cases, c)
+	}
 	generated := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -91,7 +112,13 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, why := compareGenerated(t, c.file, src, c.opts, rt); why != "" {
+			got, why := compareGenerated(t, c.file, src, c.opts, rt)
+			if why != "" {
+				// A run-time check the closures never failed means a
+				// wrong state or wrong code (their rerun would hide it).
+				if strings.Contains(why, "stopped at a run-time check") && got.Verdict == verify.Pass {
+					t.Fatalf("the generated code trapped where the closures found no error: %s", why)
+				}
 				t.Logf("closures: %s", why)
 			} else {
 				generated++
@@ -311,4 +338,88 @@ func TestGeneratedCancelled(t *testing.T) {
 	if *r.States <= 10000 || !strings.Contains(r.Reason, want) {
 		t.Fatalf("reason %q, %d states: want %q", r.Reason, *r.States, want)
 	}
+}
+
+// TestGeneratedCompactCollisions checks what hash compaction in generated
+// code means when states collide: its index narrowed to 32-bit keys,
+// mcslock1's 554,221 states hold about 36 pairs of equal keys, and the
+// search must take each later state of a pair for the earlier one, as a
+// plain breadth-first search written here does with a set of the keys
+// (the top 32 bits of each packed state's hash): the same states and rules
+// counted, and fewer states than the model has.
+func TestGeneratedCompactCollisions(t *testing.T) {
+	for _, rt := range []wasmgen.Runtime{wazerorun.Runtime{}, nativeRuntime(t)} {
+		t.Run(rt.Name(), func(t *testing.T) { compactCollisions(t, rt) })
+	}
+}
+
+func compactCollisions(t *testing.T, rt wasmgen.Runtime) {
+	defer explore.SetGeneratedKeyBits(32)()
+	file := "../../../shared/models/cmurphi/sym/mcslock1.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast, errs := murphi.ParseFile(file, src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ck, errs := murphi.Check(ast)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	m, err := compile.Compile(ck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The plain search: keys of the states kept, the queue of their slots.
+	mc := m.NewMachine()
+	buf := make([]byte, m.StateBytes+8)
+	seen := map[uint64]bool{}
+	var queue [][]int64
+	keep := func(slots []int64) {
+		m.Pack(slots, buf)
+		k := state.LaneHash(buf[:m.StateBytes]) >> 32
+		if !seen[k] {
+			seen[k] = true
+			queue = append(queue, slices.Clone(slots))
+		}
+	}
+	for i := range m.Starts {
+		if err, assumed := mc.RunStart(i); err != nil || assumed {
+			t.Fatalf("start state %d: %v, %v", i, err, assumed)
+		}
+		keep(mc.State())
+	}
+	rules := int64(0)
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for r := range m.Rules {
+			fired, err := mc.Fire(cur, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fired {
+				rules++
+				keep(mc.State())
+			}
+		}
+	}
+	exact := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Symmetry: "off", Workers: 1}})
+	if int64(len(seen)) >= *exact.States {
+		t.Fatalf("32-bit keys made no collision: %d states, as many as the model's %d", len(seen), *exact.States)
+	}
+	got := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Symmetry: "off", Workers: 1, HashCompaction: 40}, Generated: rt})
+	if got.CodeGen != rt.Name() {
+		t.Fatalf("code_gen %q: %+v", got.CodeGen, got.Diagnostics)
+	}
+	if got.Verdict != verify.Pass || *got.States != int64(len(seen)) || got.RulesFired != rules {
+		t.Fatalf("generated: %s, %d states, %d rules; the plain search: %d states, %d rules (of %d states)",
+			got.Verdict, *got.States, got.RulesFired, len(seen), rules, *exact.States)
+	}
+	if got.OmissionBound < 1 {
+		t.Fatalf("omission bound %g for 32-bit keys on %d states", got.OmissionBound, *got.States)
+	}
+	t.Logf("%d states of %d kept, %d rules", *got.States, *exact.States, rules)
 }

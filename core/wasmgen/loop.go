@@ -5,7 +5,10 @@ package wasmgen
 // bits of the hash as a tag above the id, as store.Exact) in blocks that
 // split as they fill (see blockSlots), the states in chunks in id order,
 // which is BFS order, so the states not yet expanded are the queue, and
-// per state its parent and rule (the trail).
+// per state its parent and rule (the trail). Under hash compaction
+// (Options.Compact) the index keeps hashes, no id, the records are the
+// trail alone, and the queue is chunks of packed states, each reused once
+// its states are expanded.
 
 import (
 	"fmt"
@@ -83,6 +86,11 @@ const (
 type layout struct {
 	stats, cur, work, pack, covers, dir, frame uint32
 	sb, sbPad, rec                             int
+	// Under hash compaction (see Options.Compact) records are the trail
+	// (a state's parent, then its rule in ruleBytes), and the states wait
+	// for expansion in queue chunks, found through qdir.
+	qdir      uint32
+	ruleBytes int
 	// symA is symmetry reduction's area (see symArea), if the search
 	// reduces.
 	symA symArea
@@ -105,8 +113,16 @@ type Module struct {
 	Sym        uint32
 	StateBytes int
 	// RecordBytes is a stored state's record: the packed state (no
-	// padding), then its parent's id (uint32).
-	RecordBytes int
+	// padding), then its parent's id (uint32). Under hash compaction a
+	// record is the state's parent's id (uint32), then the rule that led
+	// to it in RuleBytes bytes (little-endian): the states themselves are
+	// not kept once expanded.
+	RecordBytes, RuleBytes int
+	// Compact: the module was generated with Options.Compact; KeyBits is
+	// how many bits of each state's hash its index keeps (64 but in
+	// tests), so two states are taken for one when those bits agree.
+	Compact bool
+	KeyBits int
 	// Rules and Invariants are the instances generated, in the closures'
 	// order.
 	Rules, Invariants int
@@ -124,6 +140,16 @@ type Options struct {
 	// Symmetry, if not nil, reduces every successor to its orbit's
 	// representative, the one the plan's Reducer gives it.
 	Symmetry *symmetry.Plan
+	// Compact is hash compaction: the index keeps a state's 64-bit hash
+	// (an index slot holds 8 bytes whatever the signature size asked;
+	// fewer bits would not save memory) and no id, a state is taken for
+	// one already met when its hash is, each state's parent and rule are
+	// kept (the trail), and its packed form only until it is expanded:
+	// queue chunks are reused once every state in them is.
+	Compact bool
+	// KeyBits, if not 0, keeps only the hash's top KeyBits bits (32 to
+	// 64) in a compact index: for tests, which need states that collide.
+	KeyBits int
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
@@ -162,7 +188,13 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 			g.fail(p.decl.Pos(), "cover properties that differ from the closures'")
 		}
 	}
-	g.lay = newLayout(m, o.Symmetry)
+	if o.KeyBits == 0 {
+		o.KeyBits = 64
+	}
+	if o.Compact && (o.KeyBits < 32 || o.KeyBits > 64) {
+		return nil, &Unsupported{What: fmt.Sprintf("an index of %d-bit keys (32 to 64)", o.KeyBits)}
+	}
+	g.lay = newLayout(m, o.Symmetry, o.Compact)
 	b := &builder{g: g, o: o}
 	b.globals()
 	b.runtime()
@@ -215,20 +247,32 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	}
 	g.mod.export("memory", 2, 0)
 	mod = &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers,
-		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, Rules: len(rules), Invariants: len(invs)}
+		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, RuleBytes: g.lay.ruleBytes, Rules: len(rules), Invariants: len(invs)}
+	if o.Compact {
+		mod.Compact, mod.KeyBits = true, o.KeyBits
+	}
 	if o.Symmetry != nil {
 		mod.Sym = g.lay.symA.s
 	}
 	return mod, nil
 }
 
-func newLayout(m *compile.Model, sym *symmetry.Plan) layout {
+func newLayout(m *compile.Model, sym *symmetry.Plan, compact bool) layout {
 	var l layout
 	l.sb = m.StateBytes
 	l.sbPad = (l.sb + 7) &^ 7
 	// Records are not padded, and keep no rule: a search needs less
 	// memory (a counterexample's rules are found again, see the host).
 	l.rec = l.sb + 4
+	if compact {
+		// The trail: the rule is needed, the state being gone. Rules
+		// fit in 2 bytes but in models of more than 65535 rules.
+		l.ruleBytes = 2
+		if len(m.Rules) > 0xffff {
+			l.ruleBytes = 4
+		}
+		l.rec = 4 + l.ruleBytes
+	}
 	l.stats = 0
 	l.cur = 8 * statsSlots
 	l.work = l.cur + uint32(8*m.NumSlots)
@@ -240,6 +284,10 @@ func newLayout(m *compile.Model, sym *symmetry.Plan) layout {
 		l.dir = l.symA.end
 	}
 	l.frame = l.dir + 4*maxChunks
+	if compact {
+		l.qdir = l.frame
+		l.frame = l.qdir + 4*maxChunks
+	}
 	return l
 }
 
@@ -263,6 +311,11 @@ type builder struct {
 	countCovers                                                                       *fn // nil: no cover property
 	canon, symBase                                                                    *fn // nil: no symmetry reduction
 	gMoved                                                                            uint32
+	// Under hash compaction: qAddr(id), the address of a waiting state's
+	// packed form, and the free queue chunks (a list through their first
+	// words).
+	qAddr  *fn
+	gFreeQ uint32
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -287,6 +340,25 @@ func (b *builder) globals() {
 	b.gInv = m.addGlobal(i32, 0)
 	b.g.gDirty = m.addGlobal(i64, 0)
 	b.g.dirtyShift = dirtyGroups(b.g.m.NumSlots)
+	if b.o.Compact {
+		b.gFreeQ = m.addGlobal(i32, 0)
+	}
+}
+
+// key pushes the index entry of the hash local h pushes under hash
+// compaction: its top KeyBits bits, 1 for 0 (0 marks an empty slot).
+func (b *builder) key(f *fn, h func()) {
+	k := f.local(i64)
+	h()
+	if b.o.KeyBits < 64 {
+		f.i64Const(-1 << (64 - b.o.KeyBits))
+		f.i64And()
+	}
+	f.tee(k)
+	f.get(k)
+	f.i64Eqz()
+	f.i64ExtendI32U()
+	f.i64Or()
 }
 
 // runtime generates the search's building blocks (the rule and property
@@ -362,6 +434,24 @@ func (b *builder) runtime() {
 		f.i32Const(1<<chunkBits - 1)
 		f.i32And()
 		f.i32Const(int32(l.rec))
+		f.i32Mul()
+		f.i32Add()
+	}
+	if b.o.Compact {
+		// qAddr(id) -> the address of waiting state id's packed form.
+		b.qAddr = m.newFunc([]byte{i32}, []byte{i32})
+		b.qAddr.name = "qAddr"
+		f := b.qAddr
+		f.get(0)
+		f.i32Const(chunkBits)
+		f.i32ShrU()
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Load(l.qdir)
+		f.get(0)
+		f.i32Const(1<<chunkBits - 1)
+		f.i32And()
+		f.i32Const(int32(l.sb))
 		f.i32Mul()
 		f.i32Add()
 	}
@@ -466,11 +556,15 @@ func (b *builder) runtime() {
 	{
 		f := b.find
 		tag, blk, i, e, id, n := f.local(i64), f.local(i32), f.local(i32), f.local(i64), f.local(i32), f.local(i32)
-		f.get(0)
-		f.i64Const(idBits)
-		f.i64ShrU()
-		f.i64Const(idBits)
-		f.i64Shl()
+		if b.o.Compact {
+			b.key(f, func() { f.get(0) }) // the whole entry
+		} else {
+			f.get(0)
+			f.i64Const(idBits)
+			f.i64ShrU()
+			f.i64Const(idBits)
+			f.i64Shl()
+		}
 		f.set(tag)
 		b.slotAt(f, func() { f.get(0) }, int(blk))
 		f.set(i) // the slot's address less blockHead
@@ -487,24 +581,36 @@ func (b *builder) runtime() {
 		f.tee(e)
 		f.i64Eqz()
 		f.brIf(1)
-		f.get(e)
-		f.i64Const(^int64(idMask))
-		f.i64And()
-		f.get(tag)
-		f.i64Eq()
-		f.if_()
-		f.get(e)
-		f.i32WrapI64() // the id's low 32 bits: ids stay below 2^30
-		f.i32Const(1)
-		f.i32Sub()
-		f.tee(id)
-		f.call(b.recAddr.idx)
-		f.call(b.memeq.idx)
-		f.if_()
-		f.get(id)
-		f.return_()
-		f.end()
-		f.end()
+		if b.o.Compact {
+			// The key is all there is: a state whose key is met is
+			// taken for the one met before (its id is not kept: 0).
+			f.get(e)
+			f.get(tag)
+			f.i64Eq()
+			f.if_()
+			f.i32Const(0)
+			f.return_()
+			f.end()
+		} else {
+			f.get(e)
+			f.i64Const(^int64(idMask))
+			f.i64And()
+			f.get(tag)
+			f.i64Eq()
+			f.if_()
+			f.get(e)
+			f.i32WrapI64() // the id's low 32 bits: ids stay below 2^30
+			f.i32Const(1)
+			f.i32Sub()
+			f.tee(id)
+			f.call(b.recAddr.idx)
+			f.call(b.memeq.idx)
+			f.if_()
+			f.get(id)
+			f.return_()
+			f.end()
+			f.end()
+		}
 		// The next slot, wrapping within the block.
 		f.get(i)
 		f.i32Const(8)
@@ -719,7 +825,13 @@ func (b *builder) runtime() {
 
 	// insert(h, parent) -> 0, or 1 if memory ran out: adds the state in
 	// the pack buffer, which find(h) just did not find.
-	b.insert = m.newFunc([]byte{i64, i32}, []byte{i32})
+	// Under hash compaction insert(h, parent, rule) -> the same, and the
+	// state goes to the queue, its parent and rule to the trail.
+	params := []byte{i64, i32}
+	if b.o.Compact {
+		params = append(params, i32)
+	}
+	b.insert = m.newFunc(params, []byte{i32})
 	b.insert.name = "insert"
 	{
 		f := b.insert
@@ -775,29 +887,74 @@ func (b *builder) runtime() {
 		f.i32Shl()
 		f.get(c)
 		f.i32Store(l.dir)
+		if b.o.Compact {
+			// A queue chunk too: a free one, or a new one.
+			f.globalGet(b.gFreeQ)
+			f.tee(c)
+			f.if_()
+			f.get(c)
+			f.i32Load(0)
+			f.globalSet(b.gFreeQ)
+			f.else_()
+			f.i32Const(int32(l.sb<<chunkBits + 16))
+			f.call(b.alloc.idx)
+			f.tee(c)
+			f.i32Eqz()
+			f.if_()
+			f.i32Const(1)
+			f.return_()
+			f.end()
+			f.end()
+			f.get(id)
+			f.i32Const(chunkBits)
+			f.i32ShrU()
+			f.i32Const(2)
+			f.i32Shl()
+			f.get(c)
+			f.i32Store(l.qdir)
+		}
 		f.end()
 		f.get(id)
 		f.call(b.recAddr.idx)
 		f.set(rec)
-		// Whole words: the bytes past the state are the parent's, written
-		// next, and the next record's, written when it is added (the last
-		// of a chunk has 16 bytes to spare).
-		f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
-		f.get(rec)
-		f.get(1)
-		f.i32Store(uint32(l.sb))
-		f.globalGet(b.gAt)
-		f.get(0)
-		f.i64Const(idBits)
-		f.i64ShrU()
-		f.i64Const(idBits)
-		f.i64Shl()
-		f.get(id)
-		f.i32Const(1)
-		f.i32Add()
-		f.i64ExtendI32U()
-		f.i64Or()
-		f.i64Store(blockHead)
+		if b.o.Compact {
+			// The rule's word runs into the next record, written after
+			// this one (the last of a chunk has bytes to spare); the
+			// state's words run into the next state's.
+			f.get(rec)
+			f.get(1)
+			f.i32Store(0)
+			f.get(rec)
+			f.get(2)
+			f.i32Store(4)
+			f.get(id)
+			f.call(b.qAddr.idx)
+			f.set(rec)
+			f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
+			f.globalGet(b.gAt)
+			b.key(f, func() { f.get(0) })
+			f.i64Store(blockHead)
+		} else {
+			// Whole words: the bytes past the state are the parent's,
+			// written next, and the next record's, written when it is
+			// added (the last of a chunk has 16 bytes to spare).
+			f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
+			f.get(rec)
+			f.get(1)
+			f.i32Store(uint32(l.sb))
+			f.globalGet(b.gAt)
+			f.get(0)
+			f.i64Const(idBits)
+			f.i64ShrU()
+			f.i64Const(idBits)
+			f.i64Shl()
+			f.get(id)
+			f.i32Const(1)
+			f.i32Add()
+			f.i64ExtendI32U()
+			f.i64Or()
+			f.i64Store(blockHead)
+		}
 		f.get(id)
 		f.i32Const(1)
 		f.i32Add()
@@ -882,7 +1039,11 @@ func (b *builder) runtime() {
 	{
 		f := m.newFunc([]byte{i32}, nil)
 		f.get(0)
-		f.call(b.recAddr.idx)
+		if b.o.Compact {
+			f.call(b.qAddr.idx) // a state not yet expanded
+		} else {
+			f.call(b.recAddr.idx)
+		}
 		f.i32Const(int32(l.cur))
 		f.call(b.unpack.idx)
 		m.export("unpackState", 0, f.idx)
@@ -1151,7 +1312,11 @@ func (b *builder) run(rules []*fn) {
 		f.globalGet(b.gHead)
 		f.get(j)
 		f.i32Add()
-		f.call(b.recAddr.idx)
+		if b.o.Compact {
+			f.call(b.qAddr.idx)
+		} else {
+			f.call(b.recAddr.idx)
+		}
 		f.tee(curRec)
 		f.i32Const(int32(l.cur))
 		f.call(b.unpack.idx)
@@ -1262,6 +1427,10 @@ func (b *builder) run(rules []*fn) {
 			f.if_()
 			f.get(h)
 			f.globalGet(b.gHead)
+			if b.o.Compact {
+				f.get(p)
+				f.i32Load(uint32(l.sbPad + 8)) // the rule
+			}
 			f.call(b.insert.idx)
 			f.if_()
 			f.i32Const(StatusMemory)
@@ -1300,6 +1469,27 @@ func (b *builder) run(rules []*fn) {
 		f.i32Const(1)
 		f.i32Add()
 		f.globalSet(b.gHead)
+		if b.o.Compact {
+			// Every state of the queue chunk the head left is expanded
+			// (the batch's pass 1 is done): the chunk is free.
+			f.globalGet(b.gHead)
+			f.i32Const(1<<chunkBits - 1)
+			f.i32And()
+			f.i32Eqz()
+			f.if_()
+			f.globalGet(b.gHead)
+			f.i32Const(chunkBits)
+			f.i32ShrU()
+			f.i32Const(2)
+			f.i32Shl()
+			f.i32Load(l.qdir - 4) // the chunk before the head's
+			f.tee(curRec)
+			f.globalGet(b.gFreeQ)
+			f.i32Store(0)
+			f.get(curRec)
+			f.globalSet(b.gFreeQ)
+			f.end()
+		}
 	})
 	f.br(0)
 	f.end()
