@@ -7,6 +7,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -32,7 +33,7 @@ func init() {
 			r.Notes = append(r.Notes, why)
 			return r
 		}
-		r, note := generatedFirst(ctx, m, opts)
+		r, note, _ := generatedFirst(ctx, m, opts)
 		if r != nil {
 			return r
 		}
@@ -71,28 +72,33 @@ func oneWorkerOnly(m *compile.Model, opts Options) string {
 }
 
 func exactSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
+	began := time.Now()
 	var note string
 	if opts.Generated != nil && !lifo {
 		var r *Result
-		if r, note = tryGenerated(ctx, m, opts); r != nil {
+		if r, note, _ = tryGenerated(ctx, m, opts); r != nil {
 			return r
 		}
 		if opts.generatedOnly {
 			return &Result{Verdict: Incomplete, Reason: note}
 		}
 	}
-	r := closureSearch(ctx, m, opts, lifo)
+	// The time of a generated attempt counts: it is the user's.
+	r := closureSearch(ctx, m, opts, lifo, began)
 	if note != "" {
 		r.Notes = append(r.Notes, note)
 	}
 	return r
 }
 
-func closureSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool) *Result {
+// closureSearch runs the search on the closures; its time counts from
+// began (an attempt in generated code may have come first).
+func closureSearch(ctx context.Context, m *compile.Model, opts Options, lifo bool, began time.Time) *Result {
 	s, failed := newSearcher(ctx, m, opts, lifo)
 	if failed != nil {
 		return failed
 	}
+	s.started = began
 	if opts.HashBits > 0 {
 		t, err := store.NewCompact(m.StateBytes, s.b, store.TableOptions{
 			SigBits:  opts.HashBits,
@@ -181,19 +187,20 @@ func exactHint(s *searcher) string {
 // generatedFirst runs a search in generated code on one worker, where
 // opts.Generated covers it: asked of a few workers (opts.Workers up to
 // besideTakeOver), that beats the closures on them (see there). It returns
-// the result, or nil and the note to give on the closures' result.
-func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
+// the result, or nil and the note to give on the closures' result, and
+// where the generated search filled its memory (see tryGenerated).
+func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Result, string, string) {
 	if opts.Generated == nil || opts.Workers > besideTakeOver {
-		return nil, ""
+		return nil, "", ""
 	}
 	one := opts
 	one.Workers, one.Parts = 1, nil
-	r, note := tryGenerated(ctx, m, one)
+	r, note, full := tryGenerated(ctx, m, one)
 	if r != nil && opts.Workers > 1 {
 		releaseParts(opts) // a check's end would too; they go now
 		r.Notes = append(r.Notes, fmt.Sprintf("the search ran on one worker, not %d: in code generated for the model, one is faster than a few running the compiled closures", opts.Workers))
 	}
-	return r, note
+	return r, note, full
 }
 
 // releaseParts lets opts.Parts give back what its parts hold, when a search
@@ -206,20 +213,21 @@ func releaseParts(opts Options) {
 
 // tryGenerated runs an exact bfs in generated code: its result, or the
 // note to give on the result of the closures, which must run it instead.
-func tryGenerated(ctx context.Context, m *compile.Model, opts Options) (*Result, string) {
+func tryGenerated(ctx context.Context, m *compile.Model, opts Options) (r *Result, note, filled string) {
 	r, err := generatedSearch(ctx, m, opts)
 	if err == nil {
-		return r, ""
+		return r, "", ""
 	}
 	if e, ok := err.(*errNotGenerated); ok && e.note != "" {
-		return nil, e.note
+		return nil, e.note, e.filled
 	}
-	return nil, err.Error() + ": the search ran on the compiled closures"
+	return nil, err.Error() + ": the search ran on the compiled closures", ""
 }
 
 // errNotGenerated ends an attempt at a generated search that the closures
-// must redo: why it ended, or the whole note to give (note).
-type errNotGenerated struct{ why, note string }
+// must redo: why it ended, or the whole note to give (note); filled, if
+// it filled its memory, says where ("the generated code reached ...").
+type errNotGenerated struct{ why, note, filled string }
 
 func (e *errNotGenerated) Error() string {
 	if e.note != "" {

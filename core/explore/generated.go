@@ -167,8 +167,8 @@ func (gs *genSearch) outOfMemory() error {
 	if gs.mod.Compact {
 		keeps = "every state's 64-bit hash"
 	}
-	return &errNotGenerated{note: fmt.Sprintf("the generated code reached %s after %d states (it keeps %s, the queue and the trail in memory): "+
-		"the search ran again on the compiled closures%s", limit, n, keeps, spill)}
+	filled := fmt.Sprintf("the generated code reached %s after %d states (it keeps %s, the queue and the trail in memory)", limit, n, keeps)
+	return &errNotGenerated{filled: filled, note: filled + ": the search ran again on the compiled closures" + spill}
 }
 
 // infoAt reads one counter of the last info call.

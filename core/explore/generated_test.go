@@ -252,6 +252,34 @@ func TestGeneratedAuto(t *testing.T) {
 			t.Fatalf("generated, then closures:\n%s\nclosures:\n%s", g, w)
 		}
 	})
+	// Between: the exact states do not fit, their 64-bit hashes do. The
+	// search runs again in generated code with hash compaction, with the
+	// exact search's counts, and says so.
+	t.Run("compact", func(t *testing.T) {
+		file := "../../../shared/models/cmurphi/sci/sci.m"
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := job.Options{Algorithm: "auto", Symmetry: "off"}
+		exact := verify.Check(context.Background(), file, src, verify.Options{Options: opts, Generated: wazerorun.Runtime{}})
+		compact := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: "bfs", Symmetry: "off", HashCompaction: 64}, Generated: wazerorun.Runtime{}})
+		if exact.CodeGen == "" || compact.CodeGen == "" || compact.PeakBytes >= exact.PeakBytes {
+			t.Fatalf("unbudgeted: exact %q, %d bytes; compact %q, %d bytes", exact.CodeGen, exact.PeakBytes, compact.CodeGen, compact.PeakBytes)
+		}
+		opts.MemoryBytes = (exact.PeakBytes + compact.PeakBytes) / 2
+		got := verify.Check(context.Background(), file, src, verify.Options{Options: opts, FS: storagefs.NewMemory(storagefs.Options{}), Generated: wazerorun.Runtime{}})
+		if got.CodeGen != "wazero" || !slices.Equal(got.Phases, []string{"compact"}) || got.Verdict != verify.Pass || *got.States != *exact.States ||
+			got.RulesFired != exact.RulesFired || got.Guarantee != "omission-bound" || !slices.ContainsFunc(got.Diagnostics, func(d verify.Diagnostic) bool {
+			return strings.Contains(d.Message, "ran again from the start in it, with 64-bit hash compaction")
+		}) {
+			t.Fatalf("under %d bytes: code_gen %q, phases %v, %s, %d states, %d rules, %s, %+v; exact: %d states, %d rules",
+				opts.MemoryBytes, got.CodeGen, got.Phases, got.Verdict, *got.States, got.RulesFired, got.Guarantee, got.Diagnostics, *exact.States, exact.RulesFired)
+		}
+		if got.PeakBytes > opts.MemoryBytes {
+			t.Fatalf("peak %d bytes over the budget of %d", got.PeakBytes, opts.MemoryBytes)
+		}
+	})
 }
 
 // BenchmarkGeneratedList6NoSym and BenchmarkBFSList6NoSym compare wazero's
