@@ -215,6 +215,10 @@ func (gs *genSearch) run() (*Result, error) {
 	for !s.stop {
 		st, err := gs.inst.Call("run", generatedSlice)
 		if err != nil {
+			limit := make([]byte, 8)
+			if gs.inst.Read(gs.mod.Stats+8*wasmgen.InfoLimit, limit) == nil && binary.LittleEndian.Uint64(limit) != 0 {
+				return nil, &errNotGenerated{why: "the generated code stopped at its bounds on recursion (nested calls, steps, frames), which are below the closures'"}
+			}
 			return nil, &errNotGenerated{why: "the generated code stopped at a run-time check"}
 		}
 		if err := gs.refresh(); err != nil {

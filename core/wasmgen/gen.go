@@ -150,7 +150,10 @@ type gen struct {
 	// procs are the procedures' and functions' wasm functions;
 	// generating marks those being generated (a call back is recursion).
 	procs      map[procKey]*procFn
-	generating map[*murphi.ProcDecl]bool
+	generating map[procKey]bool
+	// rec is set where the model's procedures and functions call
+	// themselves, directly or not (see recursion.go).
+	rec *recursion
 	// ruleWrites are the slots each rule instance's body may write, in
 	// the order of the rules' functions.
 	ruleWrites []slotSet

@@ -170,8 +170,9 @@ func (g *gen) ruleFunc(in instance) *fn {
 	defer g.bindParams(in.params)()
 	f := g.mod.newFunc(nil, []byte{i32})
 	f.name = "rule " + in.name(d.Name)
+	var gu *unit
 	if d.Guard != nil {
-		gu := g.newUnit(f, g.lay.cur)
+		gu = g.newUnit(f, g.lay.cur)
 		defer gu.bindAliasRules(in.aliases)()
 		gu.cond(d.Guard)
 		f.i32Eqz()
@@ -194,6 +195,13 @@ func (g *gen) ruleFunc(in instance) *fn {
 	unalias()
 	f.i32Const(ruleFired)
 	g.ruleWrites = append(g.ruleWrites, slotSet{bu.writes, bu.writesAll})
+	if g.rec != nil {
+		steps := bu.steps
+		if gu != nil {
+			steps += gu.steps
+		}
+		g.rec.tops = append(g.rec.tops, topSteps{f, steps})
+	}
 	return f
 }
 
@@ -227,6 +235,9 @@ func (g *gen) propFunc(in instance) *fn {
 	u := g.newUnit(f, g.lay.work)
 	defer u.bindAliasRules(in.aliases)()
 	u.cond(d.Cond)
+	if g.rec != nil {
+		g.rec.tops = append(g.rec.tops, topSteps{f, u.steps})
+	}
 	return f
 }
 

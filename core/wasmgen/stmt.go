@@ -597,7 +597,11 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	}
 	u.frame(u.frameTop, nil).push(u)
 	u.reserve(u.frameTop + pf.frame)
-	f.call(pf.fn.idx)
+	if g.rec != nil {
+		g.rec.call(f, pf.fn.idx)
+	} else {
+		f.call(pf.fn.idx)
+	}
 	u.frameTop = mark
 	if pf.assumes {
 		if !u.inRule && u.fp < 0 {
@@ -623,6 +627,9 @@ type procFn struct {
 	writes    []bool
 	writesAll bool
 	assumes   bool // it may set gAssumed
+	// recursive: it is called while its body is generated (see
+	// recursion.go).
+	recursive bool
 }
 
 type procKey struct {
@@ -632,18 +639,20 @@ type procKey struct {
 
 // procFunc returns d's function for callers on state, generating it on
 // first use. (Inlined at every call, adash's procedures made a 3.4 MB
-// module and sci's a 10.2 MB one; as functions, 2.1 MB and 0.2 MB.) There
-// is no recursion, so a frame above the caller's is the callee's alone.
+// module and sci's a 10.2 MB one; as functions, 2.1 MB and 0.2 MB.) A
+// frame above the caller's is the callee's alone: a recursive call's
+// frame is above the caller's, and checked when entered (recursion.go).
 func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	key := procKey{d, state}
 	if pf := g.procs[key]; pf != nil {
+		if g.generating[key] {
+			if g.rec == nil {
+				g.fail(d.Pos(), "recursion") // findRecursion missed it
+			}
+			pf.recursive = true
+		}
 		return pf
 	}
-	if g.generating[d] {
-		g.fail(d.Pos(), "recursion")
-	}
-	g.generating[d] = true
-	defer delete(g.generating, d)
 	var params []byte
 	for _, prm := range d.Params {
 		for range prm.Names {
@@ -662,6 +671,12 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	}
 	f := g.mod.newFunc(params, results)
 	f.name = d.Name.Name
+	// Until its body is done, a call back sees no frame and no steps
+	// (the function checks both when entered), and writes to any slot.
+	pf := &procFn{fn: f, writesAll: true}
+	g.procs[key] = pf
+	g.generating[key] = true
+	defer delete(g.generating, key)
 	u := g.newUnit(f, state)
 	u.fp = int32(n)
 	if d.IsFunc {
@@ -694,8 +709,14 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
-	pf := &procFn{fn: f, frame: u.frameMax, steps: u.steps, writes: u.writes, writesAll: u.writesAll, assumes: u.assumes}
-	g.procs[key] = pf
+	pf.frame, pf.steps, pf.writes, pf.writesAll, pf.assumes = u.frameMax, u.steps, u.writes, u.writesAll, u.assumes
+	if pf.recursive {
+		if pf.assumes {
+			// Its calls back would not have checked for a failed assume.
+			g.fail(d.Pos(), "recursion through an assume statement")
+		}
+		g.rec.enter(pf, uint32(u.fp))
+	}
 	return pf
 }
 
