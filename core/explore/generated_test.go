@@ -12,10 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
-	"github.com/locus-mc/locus/core/murphi"
 	"github.com/locus-mc/locus/core/state"
 	"github.com/locus-mc/locus/core/verify"
 	"github.com/locus-mc/locus/core/wasmgen"
@@ -382,17 +380,9 @@ func compactCollisions(t *testing.T, rt wasmgen.Runtime) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ast, errs := murphi.ParseFile(file, src)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	ck, errs := murphi.Check(ast)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	m, err := compile.Compile(ck)
-	if err != nil {
-		t.Fatal(err)
+	m, diags := verify.Compile(file, src)
+	if m == nil {
+		t.Fatal(diags)
 	}
 	// The plain search: keys of the states kept, the queue of their slots.
 	mc := m.NewMachine()

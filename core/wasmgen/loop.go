@@ -431,41 +431,30 @@ func (b *builder) runtime() {
 		m.export("alloc", 0, f.idx)
 	}
 
-	// recAddr(id) -> the record's address.
-	b.recAddr = m.newFunc([]byte{i32}, []byte{i32})
-	b.recAddr.name = "recAddr"
-	{
-		f := b.recAddr
+	// chunkAddr(id) -> the address of id's entry, of stride bytes, in the
+	// chunks of the directory at dir.
+	chunkAddr := func(name string, dir uint32, stride int) *fn {
+		f := m.newFunc([]byte{i32}, []byte{i32})
+		f.name = name
 		f.get(0)
 		f.i32Const(chunkBits)
 		f.i32ShrU()
 		f.i32Const(2)
 		f.i32Shl()
-		f.i32Load(l.dir)
+		f.i32Load(dir)
 		f.get(0)
 		f.i32Const(1<<chunkBits - 1)
 		f.i32And()
-		f.i32Const(int32(l.rec))
+		f.i32Const(int32(stride))
 		f.i32Mul()
 		f.i32Add()
+		return f
 	}
+	// recAddr(id) -> the record's address.
+	b.recAddr = chunkAddr("recAddr", l.dir, l.rec)
 	if b.o.Compact {
 		// qAddr(id) -> the address of waiting state id's packed form.
-		b.qAddr = m.newFunc([]byte{i32}, []byte{i32})
-		b.qAddr.name = "qAddr"
-		f := b.qAddr
-		f.get(0)
-		f.i32Const(chunkBits)
-		f.i32ShrU()
-		f.i32Const(2)
-		f.i32Shl()
-		f.i32Load(l.qdir)
-		f.get(0)
-		f.i32Const(1<<chunkBits - 1)
-		f.i32And()
-		f.i32Const(int32(l.sb))
-		f.i32Mul()
-		f.i32Add()
+		b.qAddr = chunkAddr("qAddr", l.qdir, l.sb)
 	}
 
 	// unpack(addr, slots): the packed state at addr into the slots at
@@ -884,21 +873,29 @@ func (b *builder) runtime() {
 		f.i32And()
 		f.i32Eqz()
 		f.if_()
-		f.i32Const(int32(l.rec<<chunkBits + 16))
-		f.call(b.alloc.idx)
-		f.tee(c)
-		f.i32Eqz()
-		f.if_()
-		f.i32Const(1)
-		f.return_()
-		f.end()
-		f.get(id)
-		f.i32Const(chunkBits)
-		f.i32ShrU()
-		f.i32Const(2)
-		f.i32Shl()
-		f.get(c)
-		f.i32Store(l.dir)
+		// A new chunk (c) of size bytes, or 1 returned; then its
+		// address in the directory at dir.
+		newChunk := func(size int) {
+			f.i32Const(int32(size))
+			f.call(b.alloc.idx)
+			f.tee(c)
+			f.i32Eqz()
+			f.if_()
+			f.i32Const(1)
+			f.return_()
+			f.end()
+		}
+		setChunk := func(dir uint32) {
+			f.get(id)
+			f.i32Const(chunkBits)
+			f.i32ShrU()
+			f.i32Const(2)
+			f.i32Shl()
+			f.get(c)
+			f.i32Store(dir)
+		}
+		newChunk(l.rec<<chunkBits + 16)
+		setChunk(l.dir)
 		if b.o.Compact {
 			// A queue chunk too: a free one, or a new one.
 			f.globalGet(b.gFreeQ)
@@ -908,22 +905,9 @@ func (b *builder) runtime() {
 			f.i32Load(0)
 			f.globalSet(b.gFreeQ)
 			f.else_()
-			f.i32Const(int32(l.sb<<chunkBits + 16))
-			f.call(b.alloc.idx)
-			f.tee(c)
-			f.i32Eqz()
-			f.if_()
-			f.i32Const(1)
-			f.return_()
+			newChunk(l.sb<<chunkBits + 16)
 			f.end()
-			f.end()
-			f.get(id)
-			f.i32Const(chunkBits)
-			f.i32ShrU()
-			f.i32Const(2)
-			f.i32Shl()
-			f.get(c)
-			f.i32Store(l.qdir)
+			setChunk(l.qdir)
 		}
 		f.end()
 		f.get(id)

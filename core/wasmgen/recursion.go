@@ -95,6 +95,20 @@ func (g *gen) newRecursion() {
 		limit: g.lay.stats + 8*InfoLimit}
 }
 
+// trapOver traps, noting a bound met, if global g (an i64 if wide) is
+// above limit.
+func (r *recursion) trapOver(f *fn, g uint32, limit int64, wide bool) {
+	f.globalGet(g)
+	if wide {
+		f.i64Const(limit)
+		f.i64GtU()
+	} else {
+		f.i32Const(int32(limit))
+		f.i32GtU()
+	}
+	r.trapIf(f)
+}
+
 // trapIf traps, noting a bound met, if the i32 on the stack is not 0.
 func (r *recursion) trapIf(f *fn) {
 	f.if_()
@@ -125,10 +139,7 @@ func (r *recursion) enter(pf *procFn, fp uint32) {
 		f.i64Const(int64(1 + pf.steps))
 		f.i64Add()
 		f.globalSet(r.gSteps)
-		f.globalGet(r.gSteps)
-		f.i64Const(stepLimit)
-		f.i64GtU()
-		r.trapIf(f)
+		r.trapOver(f, r.gSteps, stepLimit, true)
 		f.get(fp)
 		f.i32Const(int32(8 * pf.frame))
 		f.i32Add()
@@ -144,10 +155,7 @@ func (r *recursion) call(f *fn, callee uint32) {
 	f.i32Const(1)
 	f.i32Add()
 	f.globalSet(r.gDepth)
-	f.globalGet(r.gDepth)
-	f.i32Const(recursionDepth)
-	f.i32GtU()
-	r.trapIf(f)
+	r.trapOver(f, r.gDepth, recursionDepth, false)
 	f.call(callee)
 	f.globalGet(r.gDepth)
 	f.i32Const(1)
