@@ -369,7 +369,11 @@ func (gs *genSearch) trailRules(id int64) ([]int32, error) {
 			return nil, fmt.Errorf("state %d's record names rule %d of %d", id, r, len(s.m.Rules))
 		}
 		rules = append(rules, int32(r))
-		id = int64(binary.LittleEndian.Uint32(rec))
+		parent := int64(binary.LittleEndian.Uint32(rec))
+		if parent >= id {
+			return nil, fmt.Errorf("state %d's record names state %d as its parent", id, parent)
+		}
+		id = parent
 	}
 	_, start, err := s.trail.Get(id)
 	if err != nil {
