@@ -110,6 +110,7 @@ func auto(ctx context.Context, m *compile.Model, opts Options) *Result {
 		if r == nil && filled != "" && opts.HashBits == 0 {
 			compact := opts
 			compact.HashBits = autoDiskSigBits // all a generated index keeps
+			compact.generated = nil            // not the exact search's module
 			if r, note, _ = generatedFirst(ctx, m, compact); r != nil {
 				phase = store.KindCompact
 				r.Elapsed = time.Since(began)

@@ -12,7 +12,6 @@ package explore
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -110,7 +109,7 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 			return
 		}
 		g := gen
-		g.Generated = &readyRuntime{inst: inst, code: mod.Code, name: rt.Name()}
+		g.Generated = &readyRuntime{inst: inst, code: mod.Code, rt: rt}
 		g.generated = mod
 		g.generatedOnly = true
 		r := e.run(raceCtx, m, g)
@@ -171,7 +170,7 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 		}
 		return r
 	}
-	gen.Generated = &readyRuntime{inst: inst, code: mod.Code, name: rt.Name()}
+	gen.Generated = &readyRuntime{inst: inst, code: mod.Code, rt: rt}
 	gen.generated = mod
 	g := e.run(ctx, m, gen)
 	if g.CodeGen != "" {
@@ -182,18 +181,19 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 }
 
 // readyRuntime hands out an instance made beforehand, for the module it
-// was made from.
+// was made from, once; other modules (auto's retry with hash compaction)
+// are made by rt.
 type readyRuntime struct {
 	inst wasmgen.Instance
 	code []byte
-	name string
+	rt   wasmgen.Runtime
 }
 
-func (r *readyRuntime) Name() string { return r.name }
+func (r *readyRuntime) Name() string { return r.rt.Name() }
 
 func (r *readyRuntime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 	if r.inst == nil || !bytes.Equal(m.Code, r.code) {
-		return nil, errors.New("not the module the code was made for")
+		return r.rt.Instantiate(m)
 	}
 	inst := r.inst
 	r.inst = nil

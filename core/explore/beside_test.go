@@ -310,3 +310,29 @@ func TestGeneratedFirstOnFewWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedBesideAutoCompact: auto's retry with hash compaction,
+// where the exact search's code was made beside the closures, makes the
+// code of its own module (the code made beside is the exact search's).
+func TestGeneratedBesideAutoCompact(t *testing.T) {
+	file := "../../../shared/models/cmurphi/sci/sci.m"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Skip("corpus model not available: ", err)
+	}
+	opts := verify.Options{Options: job.Options{Algorithm: "auto", Symmetry: "off", ProgressEvery: 1}}
+	exact := verify.Check(context.Background(), file, src, verify.Options{Options: opts.Options, Generated: wazerorun.Runtime{}})
+	compact := verify.Check(context.Background(), file, src, verify.Options{Options: job.Options{Algorithm: "bfs", Symmetry: "off", HashCompaction: 64}, Generated: wazerorun.Runtime{}})
+	if exact.CodeGen == "" || compact.CodeGen == "" {
+		t.Fatalf("unbudgeted: exact %q, compact %q", exact.CodeGen, compact.CodeGen)
+	}
+	opts.MemoryBytes = (exact.PeakBytes + compact.PeakBytes) / 2
+	g := &gatedRuntime{gate: make(chan struct{})}
+	opts.GeneratedBeside = g
+	opts.Progress = g.readyAt1000()
+	got := verify.Check(context.Background(), file, src, opts)
+	if got.CodeGen != "wazero" || len(got.Phases) != 1 || got.Phases[0] != "compact" || *got.States != *exact.States ||
+		!hasNote(got, "ran again from the start in it, with 64-bit hash compaction") {
+		t.Fatalf("under %d bytes: code_gen %q, phases %v, %d states (exact %d), notes %+v", opts.MemoryBytes, got.CodeGen, got.Phases, *got.States, *exact.States, got.Diagnostics)
+	}
+}
