@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -299,9 +300,15 @@ func TestCodegen(t *testing.T) {
 		t.Errorf("german.m under hash compaction: code_gen %v, %v states, %v rules, guarantee %v; the closures %v, %v:\n%s",
 			got["code_gen"], got["states"], got["rules_fired"], got["guarantee"], want["states"], want["rules_fired"], out)
 	}
-	_, out, errOut := locus(t, "check", "--codegen", "--max-errors", "2", example("peterson.m"))
-	if strings.Contains(out, "generated for the model") || !strings.Contains(errOut, "does not cover more than one error") {
-		t.Errorf("with --max-errors 2 the generated code ran, or no note says why not:\n%s%s", out, errOut)
+	_, out, errOut := locus(t, "check", "--codegen", "--max-errors", "2000", example("peterson.m"))
+	if strings.Contains(out, "generated for the model") || !strings.Contains(errOut, "does not cover more than 1000 errors") {
+		t.Errorf("with --max-errors 2000 the generated code ran, or no note says why not:\n%s%s", out, errOut)
+	}
+	// Up to 1000 errors it does: broken-mutex with three.
+	_, ref, _ = locus(t, "check", "--json", "--workers", "1", "--max-errors", "3", example("broken-mutex.m"))
+	_, out, _ = locus(t, "check", "--json", "--max-errors", "3", "--codegen="+kinds[len(kinds)-1], example("broken-mutex.m"))
+	if want, got := decode(t, ref), decode(t, out); got["code_gen"] != kinds[len(kinds)-1] || fmt.Sprint(got["violations"]) != fmt.Sprint(want["violations"]) {
+		t.Errorf("broken-mutex.m with --max-errors 3: code_gen %v, violations differ from the closures':\n%v\n%v", got["code_gen"], got["violations"], want["violations"])
 	}
 	_, out, _ = locus(t, "check", "--codegen", "--symmetry", "off", example("peterson.m"))
 	if !strings.Contains(out, "in code generated for the model ("+kinds[len(kinds)-1]+")") {

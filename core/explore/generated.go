@@ -60,8 +60,6 @@ func generatedOK(m *compile.Model, opts Options) string {
 	switch {
 	case opts.Locality:
 		return "locality"
-	case opts.MaxErrors > 1:
-		return "more than one error"
 	}
 	return ""
 }
@@ -93,7 +91,7 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	if failed != nil {
 		return failed, nil
 	}
-	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoPages+1))}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoViolations+1))}
 	r, err := gs.run()
 	if err != nil {
 		return nil, err
@@ -122,7 +120,7 @@ func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
 		}
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode,
-		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits})
+		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits, MaxErrors: opts.MaxErrors})
 	if err != nil {
 		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}
@@ -144,6 +142,8 @@ type genSearch struct {
 	// startHash is the module's hash of the start state Find last looked
 	// up (the module hashes with its own function, not the searcher's).
 	startHash uint64
+	// reported counts the module's recorded violations reported so far.
+	reported int64
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -224,6 +224,9 @@ func (gs *genSearch) run() (*Result, error) {
 		if err := gs.refresh(); err != nil {
 			return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 		}
+		if err := gs.recorded(); err != nil {
+			return nil, err
+		}
 		n := gs.infoAt(wasmgen.InfoStates)
 		switch st {
 		case wasmgen.StatusPause:
@@ -272,14 +275,12 @@ func (gs *genSearch) addLevel(n int64) {
 // violation reports the module's invariant failure or deadlock, with a
 // counterexample rebuilt from its records (see pathRules).
 func (gs *genSearch) violation(st uint64) error {
-	s := gs.s
 	head := gs.infoAt(wasmgen.InfoHead)
-	s.pathRules = gs.pathRules
 	if st == wasmgen.StatusDeadlock {
-		s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, head, -1, nil)
+		gs.deadlock(head)
 		return nil
 	}
-	bad := make([]int64, s.m.NumSlots)
+	bad := make([]int64, gs.s.m.NumSlots)
 	buf := make([]byte, 8*len(bad))
 	if err := gs.inst.Read(gs.mod.Work, buf); err != nil {
 		return &errNotGenerated{why: "the violating state could not be read: " + err.Error()}
@@ -287,12 +288,52 @@ func (gs *genSearch) violation(st uint64) error {
 	for i := range bad {
 		bad[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
 	}
+	return gs.invariant(bad, head, int32(gs.infoAt(wasmgen.InfoRule)), gs.infoAt(wasmgen.InfoInvariant))
+}
+
+func (gs *genSearch) deadlock(id int64) {
+	gs.s.pathRules = gs.pathRules
+	gs.s.violation(&Violation{Kind: "deadlock", Pos: murphi.NoPos, Msg: "deadlock: no rule leads to a different state"}, id, -1, nil)
+}
+
+// invariant reports the state bad, reached from state parent by rule,
+// which fails invariant inv, once the closures agree that it does.
+func (gs *genSearch) invariant(bad []int64, parent int64, rule int32, inv int64) error {
+	s := gs.s
 	v, _ := admissibility(s.mc, s.m, bad)
-	inv := gs.infoAt(wasmgen.InfoInvariant)
-	if v == nil || v.Kind != "invariant" || v.Name != s.m.Invariants[inv].Name {
+	if v == nil || v.Kind != "invariant" || inv < 0 || inv >= int64(len(s.m.Invariants)) || v.Name != s.m.Invariants[inv].Name {
 		return &errNotGenerated{why: "the generated invariant check disagrees with the closures"}
 	}
-	s.violation(v, head, int32(gs.infoAt(wasmgen.InfoRule)), bad)
+	s.pathRules = gs.pathRules
+	s.violation(v, parent, rule, bad)
+	return nil
+}
+
+// recorded reports the violations the module recorded and went on past
+// (wasmgen.Options.MaxErrors), in the order it met them.
+func (gs *genSearch) recorded() error {
+	if gs.mod.ViolationBytes == 0 {
+		return nil
+	}
+	n := gs.infoAt(wasmgen.InfoViolations)
+	rec := make([]byte, gs.mod.ViolationBytes)
+	un := gs.s.m.NewUnpacker()
+	for ; gs.reported < n; gs.reported++ {
+		if err := gs.inst.Read(gs.mod.Violations+uint32(gs.reported)*uint32(len(rec)), rec); err != nil {
+			return &errNotGenerated{why: "the generated search's violations could not be read: " + err.Error()}
+		}
+		kind, inv, rule := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint32(rec[4:]), binary.LittleEndian.Uint32(rec[8:])
+		parent := int64(binary.LittleEndian.Uint32(rec[12:]))
+		if kind == wasmgen.ViolationDeadlock {
+			gs.deadlock(parent)
+			continue
+		}
+		bad := make([]int64, gs.s.m.NumSlots)
+		un.Unpack(rec[16:16+gs.s.m.StateBytes], bad)
+		if err := gs.invariant(bad, parent, int32(rule), int64(inv)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -84,6 +84,19 @@ const (
 	// recursion, see recursion.go), not at a run-time check of the
 	// model's; written at the trap, not by info.
 	InfoLimit
+	// InfoViolations counts the violations recorded (Options.MaxErrors).
+	InfoViolations
+)
+
+// Violation records (Options.MaxErrors), ViolationBytes each: the kind
+// (ViolationInvariant or ViolationDeadlock), the invariant, the rule, the
+// parent (uint32 each), then for an invariant the violating state packed.
+const (
+	ViolationInvariant = 0
+	ViolationDeadlock  = 1
+	// maxRecorded bounds Options.MaxErrors: the records have room made
+	// for them at the start.
+	maxRecorded = 1000
 )
 
 // layout is where things are in linear memory.
@@ -122,6 +135,10 @@ type Module struct {
 	// to it in RuleBytes bytes (little-endian): the states themselves are
 	// not kept once expanded.
 	RecordBytes, RuleBytes int
+	// Violations is where the records of the violations before the last
+	// are (Options.MaxErrors above 1), ViolationBytes each.
+	Violations     uint32
+	ViolationBytes int
 	// Compact: the module was generated with Options.Compact; KeyBits is
 	// how many bits of each state's hash its index keeps (64 but in
 	// tests), so two states are taken for one when those bits agree.
@@ -154,6 +171,10 @@ type Options struct {
 	// KeyBits, if not 0, keeps only the hash's top KeyBits bits (32 to
 	// 64) in a compact index: for tests, which need states that collide.
 	KeyBits int
+	// MaxErrors, above 1, lets the search go on past violations, as the
+	// closures' does: each but the last is recorded (see Violations) and
+	// the search stops at the last, as at the first when it is 1.
+	MaxErrors int
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
@@ -194,6 +215,9 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	}
 	if o.KeyBits == 0 {
 		o.KeyBits = 64
+	}
+	if o.MaxErrors > maxRecorded {
+		return nil, &Unsupported{What: fmt.Sprintf("more than %d errors", maxRecorded)}
 	}
 	if o.Compact && (o.KeyBits < 32 || o.KeyBits > 64) {
 		return nil, &Unsupported{What: fmt.Sprintf("an index of %d-bit keys (32 to 64)", o.KeyBits)}
@@ -245,9 +269,14 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.succ = (frameEnd + 15) &^ 7
 	b.batchStates = min(max(batchBytes/max(len(ruleFns)*b.succStride(), 1), 1), maxBatch)
 	b.batch = b.succ + uint32(b.batchStates*len(ruleFns)*b.succStride())
+	heap := b.batch + uint32(12*b.batchStates)
+	if b.o.MaxErrors > 1 {
+		heap = (heap + 7) &^ 7
+		b.violA = heap
+		heap += uint32((b.o.MaxErrors - 1) * b.violationBytes())
+	}
 	b.run(ruleFns)
 	limit(nil)
-	heap := b.batch + uint32(12*b.batchStates)
 	g.mod.globals[b.gHeap].init = int64(heap)
 	g.mod.memMin = (heap + 0xffff) >> 16
 	g.mod.memMax = o.MaxPages
@@ -262,6 +291,9 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, RuleBytes: g.lay.ruleBytes, Rules: len(rules), Invariants: len(invs)}
 	if o.Compact {
 		mod.Compact, mod.KeyBits = true, o.KeyBits
+	}
+	if o.MaxErrors > 1 {
+		mod.Violations, mod.ViolationBytes = b.violA, b.violationBytes()
 	}
 	if o.Symmetry != nil {
 		mod.Sym = g.lay.symA.s
@@ -328,6 +360,8 @@ type builder struct {
 	// words).
 	qAddr  *fn
 	gFreeQ uint32
+	// Under Options.MaxErrors > 1: the violations recorded, and where.
+	gViol, violA uint32
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
@@ -355,6 +389,59 @@ func (b *builder) globals() {
 	if b.o.Compact {
 		b.gFreeQ = m.addGlobal(i32, 0)
 	}
+	if b.o.MaxErrors > 1 {
+		b.gViol = m.addGlobal(i32, 0)
+	}
+}
+
+// violationBytes is a violation record's size (see Module.Violations).
+func (b *builder) violationBytes() int { return 16 + b.g.lay.sbPad }
+
+// record generates code that, while fewer than MaxErrors-1 violations
+// are recorded, records one (kind, invariant and rule pushed by inv and
+// rule, the current state as parent, and for an invariant the pack
+// buffer's state) and goes on; else runs stop (which returns).
+func (b *builder) record(f *fn, kind int32, inv, rule func(), stop func()) {
+	if b.o.MaxErrors <= 1 {
+		stop()
+		return
+	}
+	l := b.g.lay
+	at := f.local(i32)
+	f.globalGet(b.gViol)
+	f.i32Const(int32(b.o.MaxErrors - 1))
+	f.i32GeU()
+	f.if_()
+	stop()
+	f.end()
+	f.globalGet(b.gViol)
+	f.i32Const(int32(b.violationBytes()))
+	f.i32Mul()
+	f.i32Const(int32(b.violA))
+	f.i32Add()
+	f.tee(at)
+	f.i32Const(kind)
+	f.i32Store(0)
+	f.get(at)
+	inv()
+	f.i32Store(4)
+	f.get(at)
+	rule()
+	f.i32Store(8)
+	f.get(at)
+	f.globalGet(b.gHead)
+	f.i32Store(12)
+	if kind == ViolationInvariant {
+		f.copyWords(func() {
+			f.get(at)
+			f.i32Const(16)
+			f.i32Add()
+		}, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
+	}
+	f.globalGet(b.gViol)
+	f.i32Const(1)
+	f.i32Add()
+	f.globalSet(b.gViol)
 }
 
 // key pushes the index entry of the hash local h pushes under hash
@@ -1027,6 +1114,12 @@ func (b *builder) runtime() {
 		f.memorySize()
 		f.i64ExtendI32U()
 		f.i64Store(0)
+		if b.o.MaxErrors > 1 {
+			f.i32Const(int32(l.stats + 8*InfoViolations))
+			f.globalGet(b.gViol)
+			f.i64ExtendI32U()
+			f.i64Store(0)
+		}
 		m.export("info", 0, f.idx)
 	}
 
@@ -1408,15 +1501,25 @@ func (b *builder) run(rules []*fn) {
 			f.i32Const(0)
 			f.i32GtS()
 			f.if_()
-			f.get(p)
-			f.i32Load(uint32(l.sbPad + 8))
-			f.globalSet(b.gRule)
-			f.get(prop)
-			f.i32Const(1)
-			f.i32Sub()
-			f.globalSet(b.gInv)
-			f.i32Const(StatusInvariant)
-			f.return_()
+			// A violating state is reported, and not kept.
+			b.record(f, ViolationInvariant, func() {
+				f.get(prop)
+				f.i32Const(1)
+				f.i32Sub()
+			}, func() {
+				f.get(p)
+				f.i32Load(uint32(l.sbPad + 8))
+			}, func() {
+				f.get(p)
+				f.i32Load(uint32(l.sbPad + 8))
+				f.globalSet(b.gRule)
+				f.get(prop)
+				f.i32Const(1)
+				f.i32Sub()
+				f.globalSet(b.gInv)
+				f.i32Const(StatusInvariant)
+				f.return_()
+			})
 			f.end()
 			f.get(prop)
 			f.i32Eqz()
@@ -1458,8 +1561,10 @@ func (b *builder) run(rules []*fn) {
 			f.i32Const(0)
 		}
 		f.if_()
-		f.i32Const(StatusDeadlock)
-		f.return_()
+		b.record(f, ViolationDeadlock, func() { f.i32Const(0) }, func() { f.i32Const(0) }, func() {
+			f.i32Const(StatusDeadlock)
+			f.return_()
+		})
 		f.end()
 		f.globalGet(b.gHead)
 		f.i32Const(1)
