@@ -8,15 +8,20 @@
 // The generator covers a subset of the language: the one the benchmark
 // models use (simple types and unions of them, records, arrays, rulesets,
 // alias rules, procedures and functions with simple results, each a wasm
-// function, quantifiers, for loops with constant bounds, if, switch,
-// alias, clear, undefine, assert, error). A model outside it is refused
-// with an *Unsupported error, and the caller runs the closures instead.
+// function, recursive too within bounds checked at run time, quantifiers,
+// for loops with constant bounds, if, switch, alias, clear, undefine,
+// assert, error), and the search's options: symmetry reduction, hash
+// compaction (Options.Compact), several errors (Options.MaxErrors). A
+// model outside it is refused with an *Unsupported error, and the caller
+// runs the closures instead.
 //
 // The generated code follows core/compile's semantics on every path that
 // raises no run-time error, and traps (wasm's unreachable) whenever the
-// closures would raise one, and possibly more often: a trap makes the
-// caller redo the run with the closures, which report the error exactly.
-// So a trap can cost time, never correctness.
+// closures would raise one, and more often only at bounds of its own
+// (recursion's, which mark the info area): a trap makes the caller redo
+// the run with the closures, which report the error exactly. So a trap
+// can cost time, never correctness; the tests hold any other trap where
+// the closures report no error to be a bug.
 package wasmgen
 
 import (

@@ -1,4 +1,4 @@
--- locus: verdict=fail kind=loop-limit
+-- locus: verdict=fail kind=loop-limit scale=work
 -- Recursion whose loops together pass the closures' step limit (2^26
 -- loop iterations and calls per rule): the generated code counts them as
 -- it goes and stops before, and the closures report it.
