@@ -227,6 +227,7 @@ type unit struct {
 	weight      uint64 // iterations of the enclosing loops
 	steps       uint64 // loop iterations and calls, at most, per execution
 	inRule      bool   // a rule body: an assume statement returns status 2
+	inGuard     bool   // a rule's guard: a failed assume disables the rule
 	// quantExit is the depth of the outermost loop's exit block of the
 	// quantified expression being generated.
 	quantExit int

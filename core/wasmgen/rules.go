@@ -173,6 +173,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	var gu *unit
 	if d.Guard != nil {
 		gu = g.newUnit(f, g.lay.cur)
+		gu.inGuard = true
 		defer gu.bindAliasRules(in.aliases)()
 		gu.cond(d.Guard)
 		f.i32Eqz()

@@ -282,10 +282,10 @@ func (u *unit) stmt(s murphi.Stmt) {
 				f.i32Const(statusAssumed)
 				f.return_()
 				f.end()
-			case u.fp >= 0 && u.state == g.lay.work:
-				// A procedure or function called from rule bodies only
-				// (guards and properties call the versions on the
-				// current state).
+			case u.fp >= 0:
+				// A procedure or function: it returns at once, and so do
+				// its callers, up to the rule's body (the rule fired, with
+				// no successor) or guard (the rule is not enabled).
 				u.cond(s.Cond)
 				f.i32Eqz()
 				f.if_()
@@ -604,13 +604,25 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	}
 	u.frameTop = mark
 	if pf.assumes {
-		if !u.inRule && u.fp < 0 {
+		switch {
+		case u.inGuard:
+			// A failed assume in a guard leaves the rule not enabled
+			// (Rumur's guard returns without an error), as the closures.
+			f.globalGet(g.assumed())
+			f.if_()
+			f.i32Const(0)
+			f.globalSet(g.assumed())
+			f.i32Const(ruleDisabled)
+			f.return_()
+			f.end()
+		case !u.inRule && u.fp < 0:
 			g.fail(x.Pos(), "an assume statement in a function a property calls")
+		default:
+			f.globalGet(g.assumed())
+			f.if_()
+			u.leaveAssumed()
+			f.end()
 		}
-		f.globalGet(g.assumed())
-		f.if_()
-		u.leaveAssumed()
-		f.end()
 	}
 }
 

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2 rules=3 deadlock=off
+-- locus: verdict=pass states=2 rules=3 deadlock=off codegen=covered
 -- An assume statement that fails in a function a guard calls leaves that
 -- rule disabled, and the rules after it still fire (they were skipped).
 var x: boolean;
