@@ -319,16 +319,21 @@ func (u *unit) wroteAll(writes []bool, all bool) {
 }
 
 // leaveAssumed returns from the unit's function once gAssumed is set: a
-// rule's body with statusAssumed, clearing the flag; a procedure or
-// function at once (a function's value is never used).
+// rule's body with statusAssumed, its guard with ruleDisabled (Rumur's
+// guard returns without an error), each clearing the flag; a procedure
+// or function at once (a function's value is never used).
 func (u *unit) leaveAssumed() {
 	f := u.f
 	u.assumes = true
 	switch {
-	case u.inRule:
+	case u.inRule, u.inGuard:
 		f.i32Const(0)
 		f.globalSet(u.g.assumed())
-		f.i32Const(statusAssumed)
+		if u.inRule {
+			f.i32Const(statusAssumed)
+		} else {
+			f.i32Const(ruleDisabled)
+		}
 	case u.resultType != nil && u.resultType.IsSimple():
 		f.i64Const(0)
 	}

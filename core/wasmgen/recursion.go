@@ -164,7 +164,9 @@ func (r *recursion) call(f *fn, callee uint32) {
 }
 
 // finish sets where the frame area ends, and makes each rule and property
-// function start its count of steps from those known in it.
+// function start its count of steps from those known in it. (The count
+// of nested calls needs no reset: calls return, and a trap ends the
+// search.)
 func (r *recursion) finish(g *gen, frameEnd uint32) {
 	g.mod.globals[r.gFrameLimit].init = int64(frameEnd)
 	for _, t := range r.tops {
@@ -172,8 +174,6 @@ func (r *recursion) finish(g *gen, frameEnd uint32) {
 		prepend(f, func() {
 			f.i64Const(int64(t.steps))
 			f.globalSet(r.gSteps)
-			f.i32Const(0)
-			f.globalSet(r.gDepth)
 		})
 	}
 }

@@ -604,25 +604,13 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	}
 	u.frameTop = mark
 	if pf.assumes {
-		switch {
-		case u.inGuard:
-			// A failed assume in a guard leaves the rule not enabled
-			// (Rumur's guard returns without an error), as the closures.
-			f.globalGet(g.assumed())
-			f.if_()
-			f.i32Const(0)
-			f.globalSet(g.assumed())
-			f.i32Const(ruleDisabled)
-			f.return_()
-			f.end()
-		case !u.inRule && u.fp < 0:
+		if !u.inRule && !u.inGuard && u.fp < 0 {
 			g.fail(x.Pos(), "an assume statement in a function a property calls")
-		default:
-			f.globalGet(g.assumed())
-			f.if_()
-			u.leaveAssumed()
-			f.end()
 		}
+		f.globalGet(g.assumed())
+		f.if_()
+		u.leaveAssumed()
+		f.end()
 	}
 }
 
