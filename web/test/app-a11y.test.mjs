@@ -106,6 +106,8 @@ test('the keyboard reaches and works every control', async () => {
   // Option help opens from the keyboard.
   await page.locator('[data-testid=help-deadlock] summary').focus();
   await page.keyboard.press('Enter');
+  // The toggle lands a task later: under load, after the key press returns.
+  await page.waitForFunction(() => document.querySelector('[data-testid=help-deadlock]')?.open === true);
   assert.equal(await page.locator('[data-testid=help-deadlock]').getAttribute('open'), '');
   // Ctrl+Enter runs from anywhere.
   await page.locator('[data-testid=tab-check]').click();
