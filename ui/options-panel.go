@@ -6,11 +6,14 @@ import (
 
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/wasm/protocol"
+	"github.com/vugu/vugu"
 )
 
 // OptionsPanel holds the check's options and the Run and Cancel buttons.
 type OptionsPanel struct {
 	App *App
+
+	helpOpen map[string]bool // the options whose help the user opened
 }
 
 // Choice is one entry of an options menu.
@@ -144,3 +147,16 @@ func (c *OptionsPanel) WorkersValue() string { return strconv.Itoa(c.App.Workers
 
 // Help explains an option (see OptionHelp).
 func (c *OptionsPanel) Help(option string) string { return OptionHelp[option] }
+
+// HelpOpen says whether the user opened an option's help. The renderer
+// removes every attribute a render did not set, so an opened details element
+// must be rendered open, or the next render (a run's progress) closes it.
+func (c *OptionsPanel) HelpOpen(option string) bool { return c.helpOpen[option] }
+
+// ToggleHelp records that the user opened or closed an option's help.
+func (c *OptionsPanel) ToggleHelp(option string, event vugu.DOMEvent) {
+	if c.helpOpen == nil {
+		c.helpOpen = map[string]bool{}
+	}
+	c.helpOpen[option] = event.PropBool("target", "open")
+}

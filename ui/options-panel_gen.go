@@ -125,6 +125,11 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-memory"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("open", c.HelpOpen("memory"))
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "toggle",
+					Func:      func(event vugu.DOMEvent) { c.ToggleHelp("memory", event) },
+				})
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -184,6 +189,11 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-deadlock"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("open", c.HelpOpen("deadlock"))
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "toggle",
+					Func:      func(event vugu.DOMEvent) { c.ToggleHelp("deadlock", event) },
+				})
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -325,6 +335,11 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-symmetry"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("open", c.HelpOpen("symmetry"))
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "toggle",
+					Func:      func(event vugu.DOMEvent) { c.ToggleHelp("symmetry", event) },
+				})
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -385,6 +400,11 @@ func (c *OptionsPanel) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "opt-help"}, vugu.VGAttribute{Namespace: "", Key: "data-testid", Val: "help-workers"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("open", c.HelpOpen("workers"))
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "toggle",
+					Func:      func(event vugu.DOMEvent) { c.ToggleHelp("workers", event) },
+				})
 				{
 					vgparent := vgn
 					_ = vgparent

@@ -108,8 +108,13 @@ test('the keyboard reaches and works every control', async () => {
   await page.keyboard.press('Enter');
   // The toggle lands a task later: under load, after the key press returns.
   await page.waitForFunction(() => document.querySelector('[data-testid=help-deadlock]')?.open === true);
-  assert.equal(await page.locator('[data-testid=help-deadlock]').getAttribute('open'), '');
   // Ctrl+Enter runs from anywhere.
   await page.locator('[data-testid=tab-check]').click();
   assert.equal(await h.run(page, { keys: 'Control+Enter' }), 'fail');
+  // The help the user opened stays open through the run's renders.
+  assert.equal(await page.locator('[data-testid=help-deadlock]').getAttribute('open'), 'open');
+  await page.locator('[data-testid=help-deadlock] summary').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=help-deadlock]')?.open === false);
+  assert.equal(await h.run(page, { keys: 'Control+Enter' }), 'fail');
+  assert.equal(await page.locator('[data-testid=help-deadlock]').getAttribute('open'), null);
 });
