@@ -177,6 +177,8 @@ type gen struct {
 	// (see assumed): a model without such a statement has no such global.
 	gAssumed   uint32
 	hasAssumed bool
+	// sortEntries sorts a multiset's entries (see sortEntriesFunc).
+	sortEntries *fn
 }
 
 // assumed returns gAssumed, adding it to the module on first use.
@@ -310,6 +312,18 @@ func (u *unit) dirty(p place, a int32, n int) {
 	f.globalSet(g.gDirty)
 }
 
+// dirtySlots sets the dirty bits of the working state's slots lo to hi
+// (exclusive).
+func (u *unit) dirtySlots(lo, hi int) {
+	g, f := u.g, u.f
+	first := uint64(8*lo) >> g.dirtyShift
+	last := uint64(8*hi-1) >> g.dirtyShift
+	f.globalGet(g.gDirty)
+	f.i64Const(bitsOf(2<<last - 1<<first))
+	f.i64Or()
+	f.globalSet(g.gDirty)
+}
+
 // wroteAll records the writes of a procedure the unit calls.
 func (u *unit) wroteAll(writes []bool, all bool) {
 	u.writesAll = u.writesAll || all
@@ -433,11 +447,18 @@ func (u *unit) place(x murphi.Expr) place {
 		return p
 	case *murphi.IndexExpr:
 		base := u.place(x.X)
-		if base.typ.Kind != murphi.TArray {
+		// An array's elements; a multiset's entries, each after its
+		// presence flag (skip).
+		var it *murphi.Type
+		var size, skip int
+		switch base.typ.Kind {
+		case murphi.TArray:
+			it, size = base.typ.Index, compile.SlotSize(base.typ.Elem)
+		case murphi.TMultiset:
+			it, size, skip = entryIndex(base.typ), entrySlots(base.typ), 1
+		default:
 			g.fail(x.Pos(), "indexing a %s", base.typ)
 		}
-		it := base.typ.Index
-		size := compile.SlotSize(base.typ.Elem)
 		elem := base.typ.Elem
 		v, ok := u.constant(x.Index)
 		if !ok {
@@ -449,7 +470,7 @@ func (u *unit) place(x murphi.Expr) place {
 				// Always out of range: the closures raise an error.
 				return place{dyn: func(u *unit) { u.f.unreachable() }, typ: elem, reach: placeFrame}
 			}
-			p := base.offset(int(k) * size)
+			p := base.offset(int(k)*size + skip)
 			p.typ = elem
 			return p
 		}
@@ -464,6 +485,10 @@ func (u *unit) place(x murphi.Expr) place {
 			f.i32Const(int32(8 * size))
 			f.i32Mul()
 			f.i32Add()
+			if skip > 0 {
+				f.i32Const(int32(8 * skip))
+				f.i32Add()
+			}
 		}}
 	}
 	g.fail(x.Pos(), "%s is not a designator the generator covers", murphi.ExprString(x))
@@ -621,6 +646,9 @@ func (u *unit) expr(x murphi.Expr) {
 		return
 	case *murphi.CallExpr:
 		u.funcCall(x)
+		return
+	case *murphi.MultisetCountExpr:
+		u.multisetCount(x)
 		return
 	}
 	g.fail(x.Pos(), "the expression %s", murphi.ExprString(x))

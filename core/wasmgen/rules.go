@@ -24,6 +24,19 @@ type instance struct {
 	decl    murphi.Decl
 	params  []paramValue
 	aliases [][]*murphi.AliasDecl // enclosing alias rules' bindings, outermost first
+	// chooses are the entries of the enclosing choose rules, outermost
+	// first: the instance exists only while they are present.
+	// aliasChooses[i] is how many of them enclose aliases[i] (their
+	// entries are checked before its bindings, which may read them).
+	chooses      []chooseEntry
+	aliasChooses []int
+}
+
+// chooseEntry is the entry a choose rule's instance picks: the multiset
+// (an expression in the instance's parameters) and the entry's index.
+type chooseEntry struct {
+	multiset murphi.Expr
+	index    int64
 }
 
 type paramValue struct {
@@ -58,24 +71,27 @@ func (in instance) name(rule string) string {
 // each from least to greatest value).
 func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 	var aliases [][]*murphi.AliasDecl // of the alias rules around d
+	var aliasChooses []int
+	var chooses []chooseEntry
 	var walk func(d murphi.Decl, params []paramValue)
 	walk = func(d murphi.Decl, params []paramValue) {
+		in := instance{d, params, aliases, chooses, aliasChooses}
 		switch d := d.(type) {
 		case *murphi.SimpleRule:
 			if d.HasPriority {
 				g.fail(d.Pos(), "rule priorities")
 			}
-			rules = append(rules, instance{d, params, aliases})
+			rules = append(rules, in)
 		case *murphi.StartState:
 			// Start states run in the closures.
 		case *murphi.PropertyRule:
 			switch d.Kind {
 			case murphi.INVARIANT:
-				invariants = append(invariants, instance{d, params, aliases})
+				invariants = append(invariants, in)
 			case murphi.ASSUME:
-				assumes = append(assumes, instance{d, params, aliases})
+				assumes = append(assumes, in)
 			case murphi.COVER:
-				covers = append(covers, instance{d, params, aliases})
+				covers = append(covers, in)
 			default:
 				g.fail(d.Pos(), "liveness properties")
 			}
@@ -101,14 +117,29 @@ func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 			}
 			quant(d.Quants, params)
 		case *murphi.AliasRule:
-			outer := aliases
+			outer, outerChooses := aliases, aliasChooses
 			aliases = append(append([][]*murphi.AliasDecl(nil), outer...), d.Aliases)
+			aliasChooses = append(append([]int(nil), outerChooses...), len(chooses))
 			for _, r := range d.Rules {
 				walk(r, params)
 			}
-			aliases = outer
+			aliases, aliasChooses = outer, outerChooses
 		case *murphi.ChooseRule:
-			g.fail(d.Pos(), "choose rules")
+			// An instance per entry, as core/compile's: the variable is
+			// the entry's index, a constant of the instance.
+			mt := g.info.Types[d.Multiset].Type
+			if mt == nil || mt.Kind != murphi.TMultiset {
+				g.fail(d.Pos(), "choose over a non-multiset")
+			}
+			outer := chooses
+			for k := int64(0); k < mt.Size; k++ {
+				chooses = append(append([]chooseEntry(nil), outer...), chooseEntry{d.Multiset, k})
+				inner := append(append([]paramValue(nil), params...), paramValue{d.Var.Obj, k})
+				for _, r := range d.Rules {
+					walk(r, inner)
+				}
+			}
+			chooses = outer
 		}
 	}
 	for _, d := range g.ck.Model.Decls {
@@ -171,16 +202,18 @@ func (g *gen) ruleFunc(in instance) *fn {
 	f := g.mod.newFunc(nil, []byte{i32})
 	f.name = "rule " + in.name(d.Name)
 	var gu *unit
-	if d.Guard != nil {
+	if d.Guard != nil || len(in.chooses) > 0 {
 		gu = g.newUnit(f, g.lay.cur)
 		gu.inGuard = true
-		defer gu.bindAliasRules(in.aliases)()
-		gu.cond(d.Guard)
-		f.i32Eqz()
-		f.if_()
-		f.i32Const(ruleDisabled)
-		f.return_()
-		f.end()
+		defer gu.prelude(in, ruleDisabled)()
+		if d.Guard != nil {
+			gu.cond(d.Guard)
+			f.i32Eqz()
+			f.if_()
+			f.i32Const(ruleDisabled)
+			f.return_()
+			f.end()
+		}
 	}
 	// The working slots are the current state's here (see run).
 	bu := g.newUnit(f, g.lay.work)
@@ -194,6 +227,7 @@ func (g *gen) ruleFunc(in instance) *fn {
 	f.end()
 	restore()
 	unalias()
+	bu.sortMultisets()
 	f.i32Const(ruleFired)
 	g.ruleWrites = append(g.ruleWrites, slotSet{bu.writes, bu.writesAll})
 	if g.rec != nil {
@@ -234,7 +268,14 @@ func (g *gen) propFunc(in instance) *fn {
 	f := g.mod.newFunc(nil, []byte{i32})
 	f.name = "property " + in.name(d.Name)
 	u := g.newUnit(f, g.lay.work)
-	defer u.bindAliasRules(in.aliases)()
+	// Inside a choose, an instance whose entry is absent holds vacuously
+	// as an invariant or assumption, and is not satisfied as a cover (as
+	// core/compile's Property.Vacuous).
+	vacuous := int32(0)
+	if d.Kind == murphi.INVARIANT || d.Kind == murphi.ASSUME {
+		vacuous = 1
+	}
+	defer u.prelude(in, vacuous)()
 	u.cond(d.Cond)
 	if g.rec != nil {
 		g.rec.tops = append(g.rec.tops, topSteps{f, u.steps})
@@ -248,8 +289,6 @@ func (g *gen) checkModel() {
 	switch {
 	case g.ck.Unsigned:
 		g.fail(murphi.NoPos, "unsigned (64-bit) arithmetic")
-	case len(m.Multisets) > 0:
-		g.fail(murphi.NoPos, "multisets")
 	case len(m.Liveness) > 0:
 		g.fail(murphi.NoPos, "liveness properties")
 	case len(m.CoverStmts) > 0:
@@ -258,8 +297,42 @@ func (g *gen) checkModel() {
 		g.fail(murphi.NoPos, "rule priorities")
 	}
 	for i := range m.Leaves {
-		if k := m.Leaves[i].Kind; k != compile.LeafRange && k != compile.LeafUnion || m.Leaves[i].Bits > 56 {
-			g.fail(murphi.NoPos, "state leaves of multisets or of more than 56 bits")
+		// (A presence flag is coded as a range of one value, 1.)
+		if k := m.Leaves[i].Kind; k != compile.LeafRange && k != compile.LeafUnion && k != compile.LeafPresent || m.Leaves[i].Bits > 56 {
+			g.fail(murphi.NoPos, "state leaves of multiset indices or of more than 56 bits")
+		}
+	}
+}
+
+// prelude binds the aliases of the alias rules around an instance,
+// outermost first, each group once the entries of the chooses around it
+// are found present (its bindings may read them), then checks the
+// remaining entries: where one is absent, the function returns absent.
+// It returns the undoing.
+func (u *unit) prelude(in instance, absent int32) func() {
+	f := u.f
+	checked := 0
+	check := func(upTo int) {
+		for _, c := range in.chooses[checked:upTo] {
+			u.entryFlag(c.multiset, c.index)
+			f.i64Const(undef)
+			f.i64Eq()
+			f.if_()
+			f.i32Const(absent)
+			f.return_()
+			f.end()
+		}
+		checked = upTo
+	}
+	var undo []func()
+	for i, decls := range in.aliases {
+		check(in.aliasChooses[i])
+		undo = append(undo, u.bindAliases(decls))
+	}
+	check(len(in.chooses))
+	return func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
 		}
 	}
 }

@@ -51,7 +51,10 @@ func (u *unit) leafTypes(t *murphi.Type, out []*murphi.Type) []*murphi.Type {
 			out = u.leafTypes(t.Elem, out)
 		}
 	case murphi.TMultiset:
-		u.g.fail(t.Pos, "multisets")
+		// A presence flag (nil: copied as it is), then the element.
+		for i := int64(0); i < t.Size; i++ {
+			out = u.leafTypes(t.Elem, append(out, nil))
+		}
 	default:
 		out = append(out, t)
 	}
@@ -91,6 +94,9 @@ func (u *unit) copyAggregate(dst, src place, dt, st *murphi.Type, pos murphi.Pos
 // needsCheck reports whether storing a value of type src into dst checks
 // its range.
 func needsCheck(dst, src *murphi.Type) bool {
+	if dst == nil {
+		return false // a multiset entry's presence flag
+	}
 	switch dst.Kind {
 	case murphi.TRange:
 		return !(src.Kind == murphi.TRange && src.Lo >= dst.Lo && src.Hi <= dst.Hi)
@@ -170,13 +176,43 @@ func (u *unit) clearValues(t *murphi.Type, out []int64) []int64 {
 			out = u.clearValues(t.Elem, out)
 		}
 	case murphi.TMultiset:
-		u.g.fail(t.Pos, "clear of a multiset")
+		out = append(out, undefs(compile.SlotSize(t))...) // empty, as core/compile's
 	case murphi.TUnion:
 		out = append(out, t.Union[0].Lo) // as core/compile's clearValues
 	default:
 		out = append(out, t.Lo)
 	}
 	return out
+}
+
+// assign generates dst := rhs; pos is the assignment's, for its checks.
+func (u *unit) assign(dst place, rhs murphi.Expr, pos murphi.Pos) {
+	f := u.f
+	if _, isUndef := rhs.(*murphi.UndefinedLit); isUndef {
+		u.fill(dst, undefs(compile.SlotSize(dst.typ)))
+		return
+	}
+	rt := u.g.info.Types[rhs]
+	if !dst.typ.IsSimple() {
+		u.copyAggregate(dst, u.aggregate(rhs), dst.typ, rt.Type, pos)
+		return
+	}
+	if rt.Addressable && isSymbolic(dst.typ) && isSymbolic(rt.Type) {
+		// Copied raw, undefined included (as the closures).
+		u.copyAggregate(dst, u.place(rhs), dst.typ, rt.Type, pos)
+		return
+	}
+	a, v := f.local(i32), f.local(i64)
+	u.wrote(dst)
+	dst.push(u)
+	f.set(a)
+	u.dirty(dst, int32(a), 1)
+	u.expr(rhs)
+	f.set(v)
+	u.storeCheck(dst.typ, rt.Type, v, pos)
+	f.get(a)
+	f.get(v)
+	f.i64Store(0)
 }
 
 func (u *unit) stmts(list []murphi.Stmt) {
@@ -190,32 +226,13 @@ func (u *unit) stmt(s murphi.Stmt) {
 	f := u.f
 	switch s := s.(type) {
 	case *murphi.AssignStmt:
-		dst := u.place(s.Lhs)
-		if _, isUndef := s.Rhs.(*murphi.UndefinedLit); isUndef {
-			u.fill(dst, undefs(compile.SlotSize(dst.typ)))
-			return
-		}
-		rt := g.info.Types[s.Rhs]
-		if !dst.typ.IsSimple() {
-			u.copyAggregate(dst, u.aggregate(s.Rhs), dst.typ, rt.Type, s.Assign)
-			return
-		}
-		if rt.Addressable && isSymbolic(dst.typ) && isSymbolic(rt.Type) {
-			// Copied raw, undefined included (as the closures).
-			u.copyAggregate(dst, u.place(s.Rhs), dst.typ, rt.Type, s.Assign)
-			return
-		}
-		a, v := f.local(i32), f.local(i64)
-		u.wrote(dst)
-		dst.push(u)
-		f.set(a)
-		u.dirty(dst, int32(a), 1)
-		u.expr(s.Rhs)
-		f.set(v)
-		u.storeCheck(dst.typ, rt.Type, v, s.Assign)
-		f.get(a)
-		f.get(v)
-		f.i64Store(0)
+		u.assign(u.place(s.Lhs), s.Rhs, s.Assign)
+	case *murphi.MultisetAddStmt:
+		u.multisetAdd(s)
+	case *murphi.MultisetRemoveStmt:
+		u.multisetRemove(s)
+	case *murphi.MultisetRemovePredStmt:
+		u.multisetRemovePred(s)
 	case *murphi.IfStmt:
 		u.ifChain(s.Clauses, s.Else)
 	case *murphi.SwitchStmt:

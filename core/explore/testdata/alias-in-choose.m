@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2 rules=2 deadlock=off
+-- locus: verdict=pass states=2 rules=2 deadlock=off codegen=covered
 -- Inside a choose, an alias rule's bindings are evaluated only for
 -- entries that are present: an absent entry has no rule instance, so
 -- reading it is no error.

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=168 rules=882 deadlock=off
+-- locus: verdict=pass states=168 rules=882 deadlock=off codegen=covered
 -- Multisets inside multiset entries: the inner ones are put in order
 -- before the outer one, else one state has two sorted forms (186 states).
 type r: record m: multiset [2] of 0 .. 1; end;

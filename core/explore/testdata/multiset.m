@@ -1,4 +1,4 @@
--- locus: verdict=pass states=10 rules=17 deadlock=off
+-- locus: verdict=pass states=10 rules=17 deadlock=off codegen=covered
 -- Multisets: order of entries never matters (multiset reduction).
 type v: 0 .. 2;
 var m: multiset [2] of v;

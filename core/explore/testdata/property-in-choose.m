@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2 rules=2 deadlock=off
+-- locus: verdict=pass states=2 rules=2 deadlock=off codegen=covered
 -- Properties declared inside a choose exist, as its rules do, only while
 -- their entry is present: an invariant holds for an absent entry (reading
 -- it was an error), and a cover counts the present ones.
