@@ -191,9 +191,6 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		}
 	}()
 	g.checkModel()
-	if o.Symmetry != nil && len(m.Multisets) > 0 {
-		g.fail(murphi.NoPos, "symmetry reduction of a model with multisets")
-	}
 	for i, obj := range g.ck.Globals {
 		g.env[obj] = binding{kind: bState, slot: m.Vars[i].Slot}
 	}

@@ -112,6 +112,7 @@ func (b *builder) symmetryFuncs(p *symmetry.Plan) {
 	f := m.newFunc(nil, nil)
 	f.i64Const(-1)
 	f.globalSet(g.gDirty)
+	sg.sortMultisets(f, sg.a.s) // (the search's states are sorted)
 	f.call(sg.canon.idx)
 	m.export("canonAny", 0, f.idx)
 }
@@ -621,7 +622,23 @@ func (sg *symGen) applyFunc() {
 		f.get(w)
 		f.i64Store(0)
 	}
+	sg.sortMultisets(f, a.tmp) // entries moved: in order again
 	sg.apply = f
+}
+
+// sortMultisets generates the sorting of every multiset of the slots at
+// base, inner ones first, as core/compile's SortMultisets.
+func (sg *symGen) sortMultisets(f *fn, base uint32) {
+	ms := sg.g.m.Multisets
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Size < 2 {
+			continue
+		}
+		f.i32Const(int32(base + uint32(8*ms[i].Slot)))
+		f.i32Const(int32(ms[i].Size))
+		f.i32Const(int32(8 * ms[i].EntrySlots))
+		f.call(sg.g.sortEntriesFunc().idx)
+	}
 }
 
 // relabelFunc generates relabel(): s relabelled in colour order (ties by
@@ -695,6 +712,25 @@ func (sg *symGen) checkFunc(t int) *fn {
 	a, p, pt := sg.a, sg.p, sg.p.Types[t]
 	f := sg.g.mod.newFunc([]byte{i32}, []byte{i32})
 	f.name = "symCheck"
+	if len(sg.g.m.Multisets) > 0 {
+		// Entries move under the exchange and are sorted again: the
+		// whole image is compared (as swapFixesSet).
+		k := f.local(i32)
+		f.call(sg.apply.idx)
+		f.forUpTo(k, func() { f.i32Const(0) }, func() { f.i32Const(int32(8 * sg.slots)) }, 8, func() {
+			f.get(k)
+			f.i64Load(a.tmp)
+			f.get(k)
+			f.i64Load(a.s)
+			f.i64Ne()
+			f.if_()
+			f.i32Const(0)
+			f.return_()
+			f.end()
+		})
+		f.i32Const(1)
+		return f
+	}
 	v, w, x := f.local(i64), f.local(i64), f.local(i64)
 	leaf := func(ai int) {
 		sg.image(f, &p.Active[ai], a.s, v, w, x)

@@ -35,14 +35,30 @@ startstate begin clear g; clear h; clear k; clear w; clear z; end;
 rule "r" true ==> begin z := z; end;
 `
 
+// symMultisetModel has scalarsets inside multisets (whose entries a
+// permutation moves, so they are sorted again), a multiset in an array
+// indexed by a scalarset, and a multiset inside a multiset's entries.
+const symMultisetModel = `
+type P: scalarset(3);
+  M: record src: P; dst: P; n: 0..1; end;
+  R: record inner: multiset [2] of P; b: boolean; end;
+var net: multiset [3] of M;
+    box: array[P] of multiset [2] of 0..1;
+    outer: multiset [2] of R;
+    z: P;
+startstate begin undefine net; undefine box; undefine outer; clear z; end;
+rule "r" true ==> begin z := z; end;
+`
+
 // TestCanonSameAsReducer: the generated canon gives every state the
 // representative the Reducer gives it, in both modes, on states drawn over
 // the leaves' whole ranges (undefined values too) and on states of few
 // distinct values, whose ties make colour refinement and the enumeration
 // of candidates work hardest.
 func TestCanonSameAsReducer(t *testing.T) {
-	models := map[string]*compile.Model{"sym.m": compileSource(t, "sym.m", []byte(symModel))}
-	for _, f := range []string{"sym/n_peterson.m", "sym/cache3.m", "sym/adash.m", "sym/list6.m", "sym/mcslock1.m"} {
+	models := map[string]*compile.Model{"sym.m": compileSource(t, "sym.m", []byte(symModel)),
+		"sym-multiset.m": compileSource(t, "sym-multiset.m", []byte(symMultisetModel))}
+	for _, f := range []string{"sym/n_peterson.m", "sym/cache3.m", "sym/adash.m", "sym/list6.m", "sym/mcslock1.m", "multiset+sym/newlist6.m"} {
 		models[filepath.Base(f)] = compileFile(t, "../../../shared/models/cmurphi/"+f)
 	}
 	for name, m := range models {
