@@ -12,6 +12,7 @@ package wasmgen
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
@@ -247,7 +248,12 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		return f
 	}
 	for _, r := range rules {
-		ruleFns = append(ruleFns, limit(g.ruleFunc(r)))
+		if m.HasPriorities {
+			b.guards = append(b.guards, limit(g.ruleFunc(r, guardOnly)))
+			ruleFns = append(ruleFns, limit(g.ruleFunc(r, bodyOnly)))
+			continue
+		}
+		ruleFns = append(ruleFns, limit(g.ruleFunc(r, wholeRule)))
 	}
 	for _, p := range invs {
 		invFns = append(invFns, limit(g.propFunc(p)))
@@ -365,6 +371,9 @@ type builder struct {
 	// packFroms are the packing functions by the slots they cover
 	// (slotSet.key).
 	packFroms map[string]*fn
+	// guards, in a model with rule priorities, are the rules' guards
+	// (the rule functions are then their bodies alone).
+	guards []*fn
 }
 
 func (b *builder) globals() {
@@ -1420,7 +1429,12 @@ func (b *builder) run(rules []*fn) {
 		f.set(changed)
 		f.i32Const(0)
 		f.set(fired)
+		fire := b.priorities(f)
 		for r, rf := range rules {
+			if fire != nil {
+				fire(r)
+				f.if_()
+			}
 			f.call(rf.idx)
 			f.tee(st)
 			f.i32Const(ruleFired)
@@ -1439,6 +1453,9 @@ func (b *builder) run(rules []*fn) {
 			f.call(g.copyCur.idx)
 			f.end()
 			f.end()
+			if fire != nil {
+				f.end()
+			}
 		}
 		for i, v := range []uint32{end, changed, fired} {
 			f.get(j)
@@ -1597,6 +1614,51 @@ func (b *builder) run(rules []*fn) {
 	f.unreachable()
 	g.mod.export("run", 0, f.idx)
 }
+
+// priorities generates, in a model with rule priorities, the guards' run
+// before any body, as core/compile's Expand: every guard runs (one that
+// fails traps, and the closures report it), and only the enabled rules
+// of the lowest priority value fire. It returns the test that pushes
+// whether rule r fires (nil without priorities).
+func (b *builder) priorities(f *fn) func(r int) {
+	if b.guards == nil {
+		return nil
+	}
+	rules := b.g.m.Rules
+	if len(rules) > maxPriorityRules {
+		b.g.fail(murphi.NoPos, "rule priorities in a model of more than %d rule instances", maxPriorityRules)
+	}
+	enabled := make([]uint32, len(rules))
+	low := f.local(i64)
+	f.i64Const(math.MaxInt64)
+	f.set(low)
+	for r, gf := range b.guards {
+		enabled[r] = f.local(i32)
+		f.call(gf.idx)
+		f.i32Const(ruleFired)
+		f.i32Eq()
+		f.tee(enabled[r])
+		f.get(low)
+		f.i64Const(rules[r].Priority)
+		f.i64GtS()
+		f.i32And()
+		f.if_()
+		f.i64Const(rules[r].Priority)
+		f.set(low)
+		f.end()
+	}
+	return func(r int) {
+		f.get(enabled[r])
+		f.get(low)
+		f.i64Const(rules[r].Priority)
+		f.i64Eq()
+		f.i32And()
+	}
+}
+
+// maxPriorityRules bounds the rules of a model with priorities: each
+// rule's guard keeps its verdict in a local of the search's function.
+const maxPriorityRules = 4096
 
 // eachSuccessor generates a loop that runs body with p at each successor
 // in the successor area, up to end.

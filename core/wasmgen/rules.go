@@ -78,9 +78,6 @@ func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 		in := instance{d, params, aliases, chooses, aliasChooses}
 		switch d := d.(type) {
 		case *murphi.SimpleRule:
-			if d.HasPriority {
-				g.fail(d.Pos(), "rule priorities")
-			}
 			rules = append(rules, in)
 		case *murphi.StartState:
 			// Start states run in the closures.
@@ -193,16 +190,27 @@ func (g *gen) bindParams(params []paramValue) func() {
 	}
 }
 
+// rulePart is what a rule instance's function does: guard and body, or
+// (for models with priorities, whose guards all run before any body) one
+// of them.
+type rulePart uint8
+
+const (
+	wholeRule rulePart = iota
+	guardOnly          // returns ruleFired where the guard holds
+	bodyOnly           // the guard is known to hold
+)
+
 // ruleFunc generates a rule instance's function: the guard on the current
 // state; if it holds, the current state copied to the working state and
 // the body run on it. It returns ruleDisabled, ruleFired or statusAssumed.
-func (g *gen) ruleFunc(in instance) *fn {
+func (g *gen) ruleFunc(in instance, part rulePart) *fn {
 	d := in.decl.(*murphi.SimpleRule)
 	defer g.bindParams(in.params)()
 	f := g.mod.newFunc(nil, []byte{i32})
 	f.name = "rule " + in.name(d.Name)
 	var gu *unit
-	if d.Guard != nil || len(in.chooses) > 0 {
+	if part != bodyOnly && (d.Guard != nil || len(in.chooses) > 0) {
 		gu = g.newUnit(f, g.lay.cur)
 		gu.inGuard = true
 		defer gu.prelude(in, ruleDisabled)()
@@ -214,6 +222,14 @@ func (g *gen) ruleFunc(in instance) *fn {
 			f.return_()
 			f.end()
 		}
+	}
+	if part == guardOnly {
+		f.name = "guard " + in.name(d.Name)
+		f.i32Const(ruleFired)
+		if g.rec != nil && gu != nil {
+			g.rec.tops = append(g.rec.tops, topSteps{f, gu.steps})
+		}
+		return f
 	}
 	// The working slots are the current state's here (see run).
 	bu := g.newUnit(f, g.lay.work)
@@ -293,8 +309,6 @@ func (g *gen) checkModel() {
 		g.fail(murphi.NoPos, "liveness properties")
 	case len(m.CoverStmts) > 0:
 		g.fail(murphi.NoPos, "cover statements")
-	case m.HasPriorities:
-		g.fail(murphi.NoPos, "rule priorities")
 	}
 	for i := range m.Leaves {
 		// (A presence flag is coded as a range of one value, 1.)

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2 rules=2
+-- locus: verdict=pass states=2 rules=2 codegen=covered
 -- CMurphi priorities: only enabled rules of the lowest priority value fire.
 var x: boolean;
 startstate begin x := false end;
