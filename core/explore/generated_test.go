@@ -56,7 +56,7 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 		dir+"cmurphi/others/cache3.m", dir+"cmurphi/dash/adash.m", dir+"cmurphi/sym/list6.m", // alias rules; unions
 		dir+"cmurphi/sci/sci.m", dir+"cmurphi/others/dp4.m", // functions
 		dir+"cmurphi/multiset+sym/newlist6.m", // multisets, chooses
-		dir+"cmurphi/secur/ns.m") // rule priorities
+		dir+"cmurphi/secur/ns.m")              // rule priorities
 	files = append(files, "../../examples/bakery.m") // a ruleset over a range, a while loop
 	symFiles, err := filepath.Glob(dir + "cmurphi/sym/*.m")
 	if err != nil || len(symFiles) == 0 {
