@@ -149,7 +149,9 @@ func compareGenerated(t *testing.T, file string, src []byte, opts verify.Options
 			t.Fatalf("the generated code trapped where the closures found no error: %s", why)
 		case why == "" && want.Verdict != verify.Rejected:
 			t.Fatalf("the closures ran the search and no note says why: %+v", got.Diagnostics)
-		case locusHeader(src)["codegen"] == "covered":
+		case locusHeader(src)["codegen"] == "covered" && !(opts.HashCompaction > 0 && strings.Contains(why, "under hash compaction")):
+			// (Liveness needs every state's id, which a compact index
+			// does not keep: the header speaks of exact searches.)
 			t.Fatalf("a codegen=covered model ran on the closures: %s", why)
 		}
 		if why == "" {

@@ -67,6 +67,9 @@ func generatedOK(m *compile.Model, opts Options) string {
 // generatedSymmetry returns the symmetry reduction the generated search
 // must do under opts, or nil.
 func generatedSymmetry(m *compile.Model, opts Options) *symmetry.Plan {
+	if symmetryOffForLiveness(m) != "" {
+		return nil // (the searcher says why)
+	}
 	if mode, reduce := reduction(opts.Symmetry); reduce {
 		if r := symmetry.New(m, mode); r != nil {
 			return r.Plan()
@@ -91,7 +94,7 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	if failed != nil {
 		return failed, nil
 	}
-	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoViolations+1))}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoLiveStates+1))}
 	r, err := gs.run()
 	if err != nil {
 		return nil, err
@@ -144,6 +147,9 @@ type genSearch struct {
 	startHash uint64
 	// reported counts the module's recorded violations reported so far.
 	reported int64
+	// liveNext is the id of the next state whose liveness marks the
+	// module logs (see drainLive).
+	liveNext int64
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -212,8 +218,14 @@ func (gs *genSearch) run() (*Result, error) {
 		return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 	}
 	gs.levelEnd = s.trail.Len()
+	gs.liveNext = gs.levelEnd
+	slice := uint64(generatedSlice)
+	if gs.mod.LiveLog != 0 {
+		// The liveness log must hold every transition of a call.
+		slice = min(slice, uint64(gs.mod.LiveCap/max(gs.mod.Rules, 1)))
+	}
 	for !s.stop {
-		st, err := gs.inst.Call("run", generatedSlice)
+		st, err := gs.inst.Call("run", slice)
 		if err != nil {
 			limit := make([]byte, 8)
 			if gs.inst.Read(gs.mod.Stats+8*wasmgen.InfoLimit, limit) == nil && binary.LittleEndian.Uint64(limit) != 0 {
@@ -226,6 +238,12 @@ func (gs *genSearch) run() (*Result, error) {
 		}
 		if err := gs.recorded(); err != nil {
 			return nil, err
+		}
+		if err := gs.drainLive(); err != nil {
+			return nil, err
+		}
+		if s.stop {
+			return gs.finish(), nil // no memory for the liveness graph
 		}
 		n := gs.infoAt(wasmgen.InfoStates)
 		switch st {
@@ -255,6 +273,46 @@ func (gs *genSearch) run() (*Result, error) {
 		}
 	}
 	return gs.finish(), nil
+}
+
+// drainLive moves the module's liveness log (wasmgen.Module.LiveLog) to
+// the searcher's graph, and empties it.
+func (gs *genSearch) drainLive() error {
+	if gs.mod.LiveLog == 0 {
+		return nil
+	}
+	s := gs.s
+	edges, states := gs.infoAt(wasmgen.InfoLiveEdges), gs.infoAt(wasmgen.InfoLiveStates)
+	if edges > int64(gs.mod.LiveCap) || states > int64(gs.mod.LiveCap) {
+		return &errNotGenerated{why: fmt.Sprintf("the generated search's liveness log overflowed (%d transitions, %d states, room for %d)", edges, states, gs.mod.LiveCap)}
+	}
+	buf := make([]byte, 8*max(edges, states))
+	if err := gs.inst.Read(gs.mod.LiveLog, buf[:8*edges]); err != nil {
+		return &errNotGenerated{why: "the generated search's liveness log could not be read: " + err.Error()}
+	}
+	for e := int64(0); e < edges; e++ {
+		from, to := binary.LittleEndian.Uint32(buf[8*e:]), binary.LittleEndian.Uint32(buf[8*e+4:])
+		if s.props.logEdge(int64(from), int64(to)) {
+			return nil // the searcher stops, saying why
+		}
+	}
+	if err := gs.inst.Read(gs.mod.LiveLog+uint32(8*gs.mod.LiveCap), buf[:8*states]); err != nil {
+		return &errNotGenerated{why: "the generated search's liveness log could not be read: " + err.Error()}
+	}
+	for k := int64(0); k < states; k++ {
+		sat := binary.LittleEndian.Uint64(buf[8*k:])
+		for i := range s.m.Liveness {
+			if err := s.props.live.mark(i, gs.liveNext, sat>>uint(i)&1 != 0); err != nil {
+				s.incomplete(err)
+				return nil
+			}
+		}
+		gs.liveNext++
+	}
+	if err := gs.inst.Write(gs.mod.Stats+8*wasmgen.InfoLiveEdges, make([]byte, 16)); err != nil {
+		return &errNotGenerated{why: "the generated search's liveness log could not be emptied: " + err.Error()}
+	}
+	return nil
 }
 
 // addLevel counts the states found so far beyond the current level.
@@ -452,6 +510,7 @@ func (gs *genSearch) finish() *Result {
 	if err := gs.refresh(); err == nil {
 		gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
 	}
+	gs.s.pathRules = gs.pathRules // a liveness failure's trace
 	// The module counted the cover properties of the states it kept; the
 	// searcher, those of the start states.
 	if covers := gs.s.props.covers; len(covers) > 0 {

@@ -189,7 +189,7 @@ func (p *props) finish(complete bool) {
 // checkLiveness decides every liveness property on the logged graph.
 func (p *props) checkLiveness() {
 	s := p.s
-	n := s.trail.Len()
+	n := s.statesSoFar()
 	for i, q := range s.m.Liveness {
 		bad, err := p.live.firstUnreaching(i, n)
 		if err != nil {

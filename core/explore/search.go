@@ -129,6 +129,18 @@ func newSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool)
 // setupSearcher is newSearcher with the engine's own frontier: engines with
 // their own open set (state caching, RBFS) give an in-memory queue they
 // never push to.
+// symmetryOffForLiveness says why m must be searched without symmetry
+// reduction, or "": a liveness property per scalarset element is not
+// preserved by the quotient graph, so the full one is explored.
+func symmetryOffForLiveness(m *compile.Model) string {
+	for _, p := range m.Liveness {
+		if p.PerElement {
+			return fmt.Sprintf("liveness property %q depends on a scalarset ruleset parameter, and the reduced graph does not preserve it", p.Name)
+		}
+	}
+	return ""
+}
+
 func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo bool, frontier func(rec int, b *budget.Budget) (queue.FIFO, error)) (*searcher, *Result) {
 	s := &searcher{ctx: ctx, m: m, opts: opts, lifo: lifo, started: time.Now()}
 	s.res = &Result{StatesExact: true, MemoryBudget: opts.MemoryBytes, Workers: 1}
@@ -139,16 +151,9 @@ func setupSearcher(ctx context.Context, m *compile.Model, opts Options, lifo boo
 	if s.opts.ProgressEvery <= 0 {
 		s.opts.ProgressEvery = 100 * time.Millisecond
 	}
-	if opts.Symmetry != SymmetryOff {
-		for _, p := range m.Liveness {
-			if p.PerElement {
-				// A liveness property per scalarset element is not
-				// preserved by the quotient graph: explore the full one.
-				s.opts.Symmetry = SymmetryOff
-				s.res.SymmetryOffReason = fmt.Sprintf("liveness property %q depends on a scalarset ruleset parameter, and the reduced graph does not preserve it", p.Name)
-				break
-			}
-		}
+	if why := symmetryOffForLiveness(m); opts.Symmetry != SymmetryOff && why != "" {
+		s.opts.Symmetry = SymmetryOff
+		s.res.SymmetryOffReason = why
 	}
 	s.b = budget.New(opts.MemoryBytes)
 	s.mc = m.NewMachine()

@@ -69,7 +69,7 @@ func (in instance) name(rule string) string {
 // expand lists the rule instances and properties in core/compile's order
 // (declarations in order; ruleset quantifiers first-declared outermost,
 // each from least to greatest value).
-func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
+func (g *gen) expand() (rules, invariants, assumes, covers, lives []instance) {
 	var aliases [][]*murphi.AliasDecl // of the alias rules around d
 	var aliasChooses []int
 	var chooses []chooseEntry
@@ -89,8 +89,10 @@ func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 				assumes = append(assumes, in)
 			case murphi.COVER:
 				covers = append(covers, in)
+			case murphi.LIVENESS:
+				lives = append(lives, in)
 			default:
-				g.fail(d.Pos(), "liveness properties")
+				g.fail(d.Pos(), "%s properties", d.Kind)
 			}
 		case *murphi.Ruleset:
 			var quant func(qs []*murphi.Quantifier, params []paramValue)
@@ -146,7 +148,7 @@ func (g *gen) expand() (rules, invariants, assumes, covers []instance) {
 		}
 		walk(d, nil)
 	}
-	return rules, invariants, assumes, covers
+	return rules, invariants, assumes, covers, lives
 }
 
 // rangeValues lists the values of ruleset parameter q over a range, as
@@ -305,8 +307,8 @@ func (g *gen) checkModel() {
 	switch {
 	case g.ck.Unsigned:
 		g.fail(murphi.NoPos, "unsigned (64-bit) arithmetic")
-	case len(m.Liveness) > 0:
-		g.fail(murphi.NoPos, "liveness properties")
+	case len(m.Liveness) > maxLiveness:
+		g.fail(murphi.NoPos, "more than %d liveness properties", maxLiveness)
 	case len(m.CoverStmts) > 0:
 		g.fail(murphi.NoPos, "cover statements")
 	}

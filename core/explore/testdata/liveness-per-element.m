@@ -1,4 +1,4 @@
--- locus: verdict=pass symmetry=exact states=8 rules=24
+-- locus: verdict=pass symmetry=exact states=8 rules=24 codegen=covered
 -- A liveness property per scalarset element turns symmetry reduction off
 -- (8 states, not the 4 orbits): the reduced graph does not preserve it.
 type p: scalarset(3);

@@ -1,4 +1,4 @@
--- locus: verdict=fail kind=liveness deadlock=off
+-- locus: verdict=fail kind=liveness deadlock=off codegen=covered
 var x: 0 .. 3;
 startstate begin x := 0 end;
 rule x < 3 ==> begin x := x + 1 end;
