@@ -150,6 +150,8 @@ type genSearch struct {
 	// liveNext is the id of the next state whose liveness marks the
 	// module logs (see drainLive).
 	liveNext int64
+	// startHits are the cover statements' hits of the start states.
+	startHits []int64
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -219,6 +221,7 @@ func (gs *genSearch) run() (*Result, error) {
 	}
 	gs.levelEnd = s.trail.Len()
 	gs.liveNext = gs.levelEnd
+	gs.startHits = slices.Clone(s.mc.CoverHits)
 	slice := uint64(generatedSlice)
 	if gs.mod.LiveLog != 0 {
 		// The liveness log must hold every transition of a call.
@@ -520,6 +523,21 @@ func (gs *genSearch) finish() *Result {
 		} else {
 			for i := range covers {
 				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
+			}
+		}
+	}
+	// The cover statements' hits: the start states' (the searcher ran
+	// them), then the module's, counted and pending. What the searcher
+	// ran after the start states (a violation confirmed, a trace rebuilt)
+	// is no part of the search.
+	if hits := gs.s.mc.CoverHits; len(hits) > 0 && gs.startHits != nil {
+		copy(hits, gs.startHits)
+		buf := make([]byte, 16*len(hits))
+		if err := gs.inst.Read(gs.mod.CoverStmts, buf); err != nil {
+			gs.s.incomplete(fmt.Errorf("the cover statements' counts could not be read: %w", err))
+		} else {
+			for i := range hits {
+				hits[i] += int64(binary.LittleEndian.Uint64(buf[8*i:])) + int64(binary.LittleEndian.Uint64(buf[8*(len(hits)+i):]))
 			}
 		}
 	}

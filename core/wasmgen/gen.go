@@ -179,6 +179,8 @@ type gen struct {
 	hasAssumed bool
 	// sortEntries sorts a multiset's entries (see sortEntriesFunc).
 	sortEntries *fn
+	// coverIndex is each cover statement's index in Model.CoverStmts.
+	coverIndex map[murphi.Pos]int
 }
 
 // assumed returns gAssumed, adding it to the module on first use.

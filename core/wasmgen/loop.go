@@ -108,7 +108,10 @@ const (
 // layout is where things are in linear memory.
 type layout struct {
 	stats, cur, work, pack, covers, dir, frame uint32
-	sb, sbPad, rec                             int
+	// coverStmts is the counters of the model's cover statements (i64
+	// each): the hits counted, then the hits pending (see coverStmtsFlow).
+	coverStmts     uint32
+	sb, sbPad, rec int
 	// Under hash compaction (see Options.Compact) records are the trail
 	// (a state's parent, then its rule in ruleBytes), and the states wait
 	// for expansion in queue chunks, found through qdir.
@@ -130,6 +133,11 @@ type Module struct {
 	// Covers is where the counters (i64) of the model's cover properties
 	// are: how many of the states the module kept satisfy each.
 	Covers uint32
+	// CoverStmts, in a model with cover statements, is where their
+	// counters are (i64 each, in Model.CoverStmts' order), twice: the sum
+	// of the two is how many times each held in the search, up to where
+	// it stopped, as the closures count them.
+	CoverStmts uint32
 	// Sym, in a module that reduces by symmetry, is the address of the
 	// slots its exported canonAny() canonicalises in place (8 bytes
 	// each), once symBase() has read the current state (at Cur).
@@ -195,7 +203,10 @@ type Options struct {
 // Generate compiles m to a module, or returns an *Unsupported error.
 func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	g := &gen{m: m, ck: m.Checked, info: m.Checked.Info, env: map[*murphi.Object]binding{}, mod: newModule(),
-		procs: map[procKey]*procFn{}, generating: map[procKey]bool{}}
+		procs: map[procKey]*procFn{}, generating: map[procKey]bool{}, coverIndex: map[murphi.Pos]int{}}
+	for i, c := range m.CoverStmts {
+		g.coverIndex[c.Pos] = i
+	}
 	defer func() {
 		if x := recover(); x != nil {
 			u, ok := x.(*Unsupported)
@@ -303,6 +314,11 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	b.batchStates = min(max(batchBytes/max(len(ruleFns)*b.succStride(), 1), 1), maxBatch)
 	b.batch = b.succ + uint32(b.batchStates*len(ruleFns)*b.succStride())
 	heap := b.batch + uint32(12*b.batchStates)
+	if n := len(m.CoverStmts); n > 0 {
+		heap = (heap + 7) &^ 7
+		b.coverTails = heap
+		heap += uint32(8 * n * b.batchStates)
+	}
 	if b.o.MaxErrors > 1 {
 		heap = (heap + 7) &^ 7
 		b.violA = heap
@@ -326,7 +342,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		return nil, &Unsupported{What: fmt.Sprintf("a memory budget of %d pages, below the %d the search needs to start", g.mod.memMax, g.mod.memMin+4)}
 	}
 	g.mod.export("memory", 2, 0)
-	mod = &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers,
+	mod = &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers, CoverStmts: g.lay.coverStmts,
 		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, RuleBytes: g.lay.ruleBytes, Rules: len(rules), Invariants: len(invs)}
 	if o.Compact {
 		mod.Compact, mod.KeyBits = true, o.KeyBits
@@ -365,6 +381,10 @@ func newLayout(m *compile.Model, sym *symmetry.Plan, compact bool) layout {
 	l.pack = l.work + uint32(8*m.NumSlots)
 	l.covers = (l.pack + uint32(l.sbPad) + 16 + 7) &^ 7
 	l.dir = l.covers + uint32(8*len(m.Covers))
+	if n := len(m.CoverStmts); n > 0 {
+		l.coverStmts = l.dir
+		l.dir += uint32(16 * n)
+	}
 	if sym != nil {
 		l.symA = newSymArea(l.dir, m.NumSlots, sym.Elems)
 		l.dir = l.symA.end
@@ -416,7 +436,11 @@ type builder struct {
 	markLive *fn
 	liveA    uint32
 	liveCap  int
-	gLiveA   uint32 // (i32) liveA, known once the code is
+	// coverTails, in a model with cover statements, is per state of a
+	// batch the hits its expansion counted after its last successor (see
+	// coverStmtsFlow).
+	coverTails uint32
+	gLiveA     uint32 // (i32) liveA, known once the code is
 }
 
 func (b *builder) globals() {
@@ -1463,7 +1487,8 @@ func (b *builder) run(rules []*fn) {
 	h := f.local(i64)
 	p, end, touch, curRec := f.local(i32), f.local(i32), f.local(i64), f.local(i32)
 	j, k, st := f.local(i32), f.local(i32), f.local(i32)
-	id := f.local(i32) // a successor's id, for the liveness log
+	id := f.local(i32)   // a successor's id, for the liveness log
+	tail := f.local(i32) // a state's hits of cover statements
 	f.loop()
 	// Level boundary.
 	f.globalGet(b.gHead)
@@ -1580,6 +1605,10 @@ func (b *builder) run(rules []*fn) {
 			f.get(v)
 			f.i32Store(b.batch + uint32(4*i))
 		}
+		if n := len(g.m.CoverStmts); n > 0 {
+			b.coverTail(f, j, tail)
+			b.takePending(f, tail, 0, false)
+		}
 	})
 	// Pass 2: read the successors' table slots.
 	f.i64Const(0)
@@ -1614,6 +1643,7 @@ func (b *builder) run(rules []*fn) {
 			f.i64Const(1)
 			f.i64Add()
 			f.globalSet(b.gRules)
+			b.addCounted(f, p, uint32(l.sbPad+16)) // its cover statements' hits
 			f.copyWords(func() { f.i32Const(int32(l.pack)) }, func() { f.get(p) }, l.sbPad, unrollCopy)
 			f.get(p)
 			f.i64Load(uint32(l.sbPad))
@@ -1691,6 +1721,12 @@ func (b *builder) run(rules []*fn) {
 			}
 			f.end()
 		})
+		if len(g.m.CoverStmts) > 0 {
+			// The hits after the state's last successor: its expansion
+			// is over.
+			b.coverTail(f, j, tail)
+			b.addCounted(f, tail, 0)
+		}
 		// Deadlock, from the state's flags of pass 1.
 		switch b.o.Deadlock {
 		case DeadlockStuttering:
@@ -1890,7 +1926,73 @@ func (b *builder) packFromFor(r int) *fn {
 
 // succStride is a successor's bytes in the successor area: the packed
 // state padded to 8, its hash (i64) and its rule (i32, padded to 8).
-func (b *builder) succStride() int { return b.g.lay.sbPad + 16 }
+func (b *builder) succStride() int { return b.g.lay.sbPad + 16 + 8*len(b.g.m.CoverStmts) }
+
+// The hits of cover statements are counted as the closures count them, up
+// to where the search stops. Statements run in pass 1 (rules' guards and
+// bodies) add to the pending counters; each successor takes those
+// pending when it is packed (the hits of the guards and bodies run since
+// the one before), and the state's expansion those left after its last
+// successor (its tail, at coverTails); pass 3 adds a successor's to the
+// counted before looking it up, and a state's tail once its successors
+// are admitted, before its deadlock check: the closures' order, in which
+// a rule fires and its successor is admitted before the next rule's
+// guard runs. Statements run in pass 3 (properties' functions) count as
+// pending, which the next batch's first successor (or tail) takes with
+// its own, before anything can stop the search; the host adds both.
+
+// coverCounted and coverPending are the addresses of cover statement k's
+// counters.
+func (b *builder) coverCounted(k int) int32 { return int32(b.g.lay.coverStmts) + int32(8*k) }
+func (b *builder) coverPending(k int) int32 {
+	return int32(b.g.lay.coverStmts) + int32(8*(len(b.g.m.CoverStmts)+k))
+}
+
+// takePending moves the pending hits to the n counters at the address the
+// i32 local at holds plus off (to them, if add; over them, else).
+func (b *builder) takePending(f *fn, at uint32, off uint32, add bool) {
+	for k := range b.g.m.CoverStmts {
+		f.get(at)
+		if add {
+			f.get(at)
+			f.i64Load(off + uint32(8*k))
+		}
+		f.i32Const(b.coverPending(k))
+		f.i64Load(0)
+		if add {
+			f.i64Add()
+		}
+		f.i64Store(off + uint32(8*k))
+		f.i32Const(b.coverPending(k))
+		f.i64Const(0)
+		f.i64Store(0)
+	}
+}
+
+// coverTail sets local at to the address of the cover statements' tail of
+// the batch's state in local j.
+func (b *builder) coverTail(f *fn, j, at uint32) {
+	f.get(j)
+	f.i32Const(int32(8 * len(b.g.m.CoverStmts)))
+	f.i32Mul()
+	f.i32Const(int32(b.coverTails))
+	f.i32Add()
+	f.set(at)
+}
+
+// addCounted adds the n counters at the address the i32 local at holds
+// plus off to the counted hits.
+func (b *builder) addCounted(f *fn, at uint32, off uint32) {
+	for k := range b.g.m.CoverStmts {
+		f.i32Const(b.coverCounted(k))
+		f.i32Const(b.coverCounted(k))
+		f.i64Load(0)
+		f.get(at)
+		f.i64Load(off + uint32(8*k))
+		f.i64Add()
+		f.i64Store(0)
+	}
+}
 
 // successor generates pass 1's handling of the successor rule r just left
 // in the working state: pack it (from the current state's record at
@@ -1942,6 +2044,7 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec uint32) {
 	f.get(end)
 	f.i32Const(r)
 	f.i32Store(uint32(l.sbPad + 8))
+	b.takePending(f, end, uint32(l.sbPad+16), false)
 	f.get(end)
 	f.i32Const(int32(b.succStride()))
 	f.i32Add()

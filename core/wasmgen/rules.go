@@ -309,8 +309,6 @@ func (g *gen) checkModel() {
 		g.fail(murphi.NoPos, "unsigned (64-bit) arithmetic")
 	case len(m.Liveness) > maxLiveness:
 		g.fail(murphi.NoPos, "more than %d liveness properties", maxLiveness)
-	case len(m.CoverStmts) > 0:
-		g.fail(murphi.NoPos, "cover statements")
 	}
 	for i := range m.Leaves {
 		// (A presence flag is coded as a range of one value, 1.)

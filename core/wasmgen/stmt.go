@@ -313,8 +313,26 @@ func (u *unit) stmt(s murphi.Stmt) {
 			default:
 				g.fail(s.Pos(), "an assume statement in a guard, a property or a function they call")
 			}
+		case murphi.COVER:
+			// Counted where the search keeps pending hits (see
+			// coverStmts): the closures count every execution whose
+			// condition holds.
+			k, ok := g.coverIndex[s.Pos()]
+			if !ok {
+				g.fail(s.Pos(), "a cover statement the closures do not count")
+			}
+			u.cond(s.Cond)
+			f.if_()
+			at := int32(g.lay.coverStmts + uint32(8*(len(g.m.CoverStmts)+k)))
+			f.i32Const(at)
+			f.i32Const(at)
+			f.i64Load(0)
+			f.i64Const(1)
+			f.i64Add()
+			f.i64Store(0)
+			f.end()
 		default:
-			g.fail(s.Pos(), "cover statements")
+			g.fail(s.Pos(), "%s statements", s.Kind)
 		}
 	case *murphi.PutStmt:
 		if s.X == nil {

@@ -1,4 +1,4 @@
--- locus: verdict=pass states=2 rules=4 deadlock=off
+-- locus: verdict=pass states=2 rules=4 deadlock=off codegen=covered
 -- A cover counts per declaration and per statement, over every instance
 -- of its ruleset (Rumur keeps one counter each): here each holds for one
 -- parameter value only, and neither fails.
