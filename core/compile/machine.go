@@ -47,8 +47,9 @@ type RuntimeError struct {
 func (e *RuntimeError) Error() string { return e.Msg }
 
 // assumeAbort is the panic value of a failed assume statement: the
-// transition is discarded silently.
-type assumeAbort struct{}
+// transition is discarded silently. pos is the statement's, for the error
+// it is in a property.
+type assumeAbort struct{ pos murphi.Pos }
 
 // MaxLoopIterations bounds one loop (while, for, forall, exists); beyond it
 // the rule fails with ErrLoopLimit instead of hanging the checker (CMurphi
@@ -556,7 +557,7 @@ func (mc *Machine) Eval(p *Property, slots []int64) (ok bool, err *RuntimeError)
 			var assumed bool
 			err, assumed = catch(x)
 			if assumed {
-				err = &RuntimeError{Kind: ErrAssertion, Msg: "assume statement in a property"}
+				err = &RuntimeError{Kind: ErrAssertion, Msg: "assume statement in a property", Pos: x.(assumeAbort).pos}
 			}
 		}
 	}()

@@ -407,9 +407,10 @@ func (c *compiler) stmt(s murphi.Stmt) stmtFn {
 				return false
 			}
 		case murphi.ASSUME:
+			abort := assumeAbort{s.Pos()}
 			return func(mc *Machine) bool {
 				if !cond(mc) {
-					panic(assumeAbort{})
+					panic(abort)
 				}
 				return false
 			}

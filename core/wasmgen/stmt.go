@@ -640,7 +640,11 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 	u.frameTop = mark
 	if pf.assumes {
 		if !u.inRule && !u.inGuard && u.fp < 0 {
-			g.fail(x.Pos(), "an assume statement in a function a property calls")
+			// A property: a failed assume is an error there (the
+			// closures' "assume statement in a property"), so a trap.
+			f.globalGet(g.assumed())
+			u.trapIf()
+			return
 		}
 		f.globalGet(g.assumed())
 		f.if_()

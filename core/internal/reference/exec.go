@@ -179,7 +179,7 @@ func (mc *machine) stmt(s murphi.Stmt) bool {
 			}
 		case murphi.ASSUME:
 			if !ok {
-				panic(assumeFailed{})
+				panic(assumeFailed{s.Pos()})
 			}
 		case murphi.COVER:
 			if ok && mc.covers != nil {

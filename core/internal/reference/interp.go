@@ -45,8 +45,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Kind + ": " + e.Msg }
 
-// assumeFailed is the panic value of a failed assume statement.
-type assumeFailed struct{}
+// assumeFailed is the panic value of a failed assume statement, at pos.
+type assumeFailed struct{ pos murphi.Pos }
 
 // tooMuchWork is the panic value that ends a search over its work budget.
 type tooMuchWork struct{}

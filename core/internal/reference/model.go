@@ -237,9 +237,10 @@ func (m *Model) permuted(t *murphi.Type) bool {
 
 // outcome is how one execution ended.
 type outcome struct {
-	err     *Error
-	assumed bool // an assume statement failed
-	absent  bool // a choose enclosure's entry is absent: no such instance here
+	err       *Error
+	assumed   bool       // an assume statement failed
+	assumePos murphi.Pos // where
+	absent    bool       // a choose enclosure's entry is absent: no such instance here
 }
 
 // newMachine returns a machine for one execution over state.
@@ -258,7 +259,7 @@ func run(f func()) (o outcome) {
 			case *Error:
 				o.err = v
 			case assumeFailed:
-				o.assumed = true
+				o.assumed, o.assumePos = true, v.pos
 			default:
 				panic(x)
 			}
@@ -351,7 +352,7 @@ func (m *Model) holds(state []*Value, in *Instance, covers map[murphi.Pos]int64)
 		ok = mc.cond(in.prop.Cond)
 	})
 	if o.assumed {
-		return false, &Error{Kind: ErrAssertion, Pos: in.Pos, Msg: "assume statement in a property"}
+		return false, &Error{Kind: ErrAssertion, Pos: o.assumePos, Msg: "assume statement in a property"}
 	}
 	return ok, o.err
 }
