@@ -1487,8 +1487,16 @@ func (b *builder) run(rules []*fn) {
 	h := f.local(i64)
 	p, end, touch, curRec := f.local(i32), f.local(i32), f.local(i64), f.local(i32)
 	j, k, st := f.local(i32), f.local(i32), f.local(i32)
-	id := f.local(i32)   // a successor's id, for the liveness log
-	tail := f.local(i32) // a state's hits of cover statements
+	// a successor's id, for the liveness log; a state's hits of cover
+	// statements (locals only where they are used: other modules stay
+	// as they were)
+	var id, tail uint32
+	if len(g.m.Liveness) > 0 {
+		id = f.local(i32)
+	}
+	if len(g.m.CoverStmts) > 0 {
+		tail = f.local(i32)
+	}
 	f.loop()
 	// Level boundary.
 	f.globalGet(b.gHead)
