@@ -1412,15 +1412,8 @@ func (b *builder) markLiveFunc(lives []*fn) {
 	f := b.g.mod.newFunc(nil, nil)
 	f.name = "markLive"
 	at := f.local(i32)
-	f.i32Const(int32(l.stats + 8*InfoLiveStates))
-	f.i32Load(0)
-	f.i32Const(3)
-	f.i32Shl()
-	f.globalGet(b.gLiveA)
-	f.i32Add()
-	f.i32Const(int32(8 * b.liveCap))
-	f.i32Add()
-	f.tee(at)
+	b.liveLogAt(f, InfoLiveStates, int32(8*b.liveCap), at)
+	f.get(at)
 	f.i64Const(0)
 	for k, lf := range lives {
 		f.call(lf.idx)
@@ -1441,19 +1434,30 @@ func (b *builder) markLiveFunc(lives []*fn) {
 func (b *builder) logEdge(f *fn, to uint32) {
 	l := b.g.lay
 	at := f.local(i32)
-	f.i32Const(int32(l.stats + 8*InfoLiveEdges))
-	f.i32Load(0)
-	f.i32Const(3)
-	f.i32Shl()
-	f.globalGet(b.gLiveA)
-	f.i32Add()
-	f.tee(at)
+	b.liveLogAt(f, InfoLiveEdges, 0, at)
+	f.get(at)
 	f.globalGet(b.gHead)
 	f.i32Store(0)
 	f.get(at)
 	f.get(to)
 	f.i32Store(4)
 	bumpInfo(f, l.stats+8*InfoLiveEdges)
+}
+
+// liveLogAt sets local at to the address of the next entry (8 bytes) of
+// the part of the liveness log off bytes in, whose entries info counts.
+func (b *builder) liveLogAt(f *fn, info int, off int32, at uint32) {
+	f.i32Const(int32(b.g.lay.stats + uint32(8*info)))
+	f.i32Load(0)
+	f.i32Const(3)
+	f.i32Shl()
+	f.globalGet(b.gLiveA)
+	f.i32Add()
+	if off != 0 {
+		f.i32Const(off)
+		f.i32Add()
+	}
+	f.set(at)
 }
 
 // bumpInfo adds 1 to the info slot at addr.
