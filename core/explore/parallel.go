@@ -324,6 +324,11 @@ func (p *parallel) run() *Result {
 		}
 	}
 	r := s.finish()
+	if r.Verdict == Fail && len(s.m.CoverStmts) > 0 {
+		// The parts count the statements' hits as they expand, and may
+		// have expanded states past the one where the search stopped.
+		r.Notes = append(r.Notes, "the cover statements' counts may include states expanded on other workers after the search stopped at the violation (one worker counts exactly up to it)")
+	}
 	for i, st := range p.stats {
 		r.DiskWritten += st.queue.BytesWritten
 		r.DiskRead += st.queue.BytesRead

@@ -38,6 +38,13 @@ func comparable(t *testing.T, r *verify.Result) string {
 	return string(b)
 }
 
+// withoutCovers is r without its cover counts.
+func withoutCovers(r *verify.Result) *verify.Result {
+	c := *r
+	c.Covers = nil
+	return &c
+}
+
 // parallelCase is a model and the options it runs with.
 type parallelCase struct {
 	name string
@@ -132,9 +139,16 @@ func TestParallelSameAsSequential(t *testing.T) {
 					o := c.opts
 					o.Workers = n
 					got := verify.Check(context.Background(), c.file, src, o)
-					if g := comparable(t, got); g != want {
+					w := want
+					if hasNote(got, "cover statements' counts may include") {
+						// Counted as the parts expanded, past the stop: the
+						// rest must agree.
+						w = comparable(t, withoutCovers(one))
+						got = withoutCovers(got)
+					}
+					if g := comparable(t, got); g != w {
 						restore()
-						t.Fatalf("%d workers%s:\n%s\none worker:\n%s", n, size.name, g, want)
+						t.Fatalf("%d workers%s:\n%s\none worker:\n%s", n, size.name, g, w)
 					}
 					if got.Workers != n && !strings.Contains(c.name, "liveness") {
 						restore()
