@@ -152,6 +152,8 @@ type genSearch struct {
 	liveNext int64
 	// startHits are the cover statements' hits of the start states.
 	startHits []int64
+	// liveBuf holds what drainLive reads.
+	liveBuf []byte
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -289,7 +291,10 @@ func (gs *genSearch) drainLive() error {
 	if edges > int64(gs.mod.LiveCap) || states > int64(gs.mod.LiveCap) {
 		return &errNotGenerated{why: fmt.Sprintf("the generated search's liveness log overflowed (%d transitions, %d states, room for %d)", edges, states, gs.mod.LiveCap)}
 	}
-	buf := make([]byte, 8*max(edges, states))
+	if n := int(8 * max(edges, states)); cap(gs.liveBuf) < n {
+		gs.liveBuf = make([]byte, n)
+	}
+	buf := gs.liveBuf[:cap(gs.liveBuf)]
 	if err := gs.inst.Read(gs.mod.LiveLog, buf[:8*edges]); err != nil {
 		return &errNotGenerated{why: "the generated search's liveness log could not be read: " + err.Error()}
 	}
