@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -162,15 +161,6 @@ func TestGeneratedBeside(t *testing.T) {
 			}
 		}
 	}
-}
-
-func hasNote(r *verify.Result, s string) bool {
-	for _, d := range r.Diagnostics {
-		if strings.Contains(d.Message, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // waitCancelled waits for the runtime to see its build cancelled (the

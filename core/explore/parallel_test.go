@@ -38,6 +38,16 @@ func comparable(t *testing.T, r *verify.Result) string {
 	return string(b)
 }
 
+// hasNote reports whether a diagnostic of r contains s.
+func hasNote(r *verify.Result, s string) bool {
+	for _, d := range r.Diagnostics {
+		if strings.Contains(d.Message, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // withoutCovers is r without its cover counts.
 func withoutCovers(r *verify.Result) *verify.Result {
 	c := *r
