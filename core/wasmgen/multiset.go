@@ -118,20 +118,17 @@ func storeUndefs(f *fn, a, off uint32, n int) {
 }
 
 // matchingEntries generates core/compile's matchingEntries: a loop over
-// the present entries of multiset ms, in order, that satisfy pred with v
-// bound to the entry's index, running act (if not nil) with the entry's
-// address in the local it is given; it returns the i64 local counting the
-// matches. (act runs before the next entry's test, as the closures'.)
-func (u *unit) matchingEntries(ms murphi.Expr, v *murphi.Ident, pred murphi.Expr, pos murphi.Pos, act func(e uint32)) (count uint32) {
+// the present entries of the multiset whose address is in local a (of
+// type mt), in order, that satisfy pred with v bound to the entry's
+// index, running act (if not nil) with the entry's address in the local
+// it is given; it returns the i64 local counting the matches. (act runs
+// before the next entry's test, as the closures'.)
+func (u *unit) matchingEntries(a uint32, mt *murphi.Type, v *murphi.Ident, pred murphi.Expr, pos murphi.Pos, act func(e uint32)) (count uint32) {
 	f := u.f
-	base := u.place(ms)
-	mt := base.typ
 	w := entrySlots(mt)
 	size := uint64(mt.Size)
-	a, e := f.local(i32), f.local(i32)
+	e := f.local(i32)
 	count = f.local(i64)
-	base.push(u)
-	f.set(a)
 	f.i64Const(0)
 	f.set(count)
 	if size == 0 {
@@ -199,14 +196,19 @@ func (u *unit) multisetRemovePred(s *murphi.MultisetRemovePredStmt) {
 	u.f.set(a)
 	u.dirty(base, int32(a), compile.SlotSize(mt))
 	w := entrySlots(mt)
-	u.matchingEntries(s.Multiset, s.Var, s.Pred, s.Pos(), func(e uint32) {
+	u.matchingEntries(a, mt, s.Var, s.Pred, s.Pos(), func(e uint32) {
 		storeUndefs(u.f, e, 0, w)
 	})
 }
 
 // multisetCount pushes multisetcount(v: m, pred).
 func (u *unit) multisetCount(x *murphi.MultisetCountExpr) {
-	u.f.get(u.matchingEntries(x.Multiset, x.Var, x.Pred, x.Pos(), nil))
+	f := u.f
+	base := u.place(x.Multiset)
+	a := f.local(i32)
+	base.push(u)
+	f.set(a)
+	f.get(u.matchingEntries(a, base.typ, x.Var, x.Pred, x.Pos(), nil))
 }
 
 // sortMultisets generates, after a rule's body, the sorting of each
