@@ -282,44 +282,42 @@ func (u *unit) dirty(p place, a int32, n int) {
 	case reach == placeWithin && (hi <= g.lay.work || lo >= end):
 		return // a frame slot at a fixed address
 	}
+	if p.static {
+		u.dirtyBytes(max(p.addr, g.lay.work)-g.lay.work, min(p.addr+uint32(8*n), end)-g.lay.work)
+		return
+	}
 	f := u.f
 	f.globalGet(g.gDirty)
-	if p.static {
-		first := uint64(max(p.addr, g.lay.work)-g.lay.work) >> g.dirtyShift
-		last := uint64(min(p.addr+uint32(8*n), end)-1-g.lay.work) >> g.dirtyShift
-		f.i64Const(bitsOf(2<<last - 1<<first))
-	} else {
-		// bits first to last: 2<<last - 1<<first (2<<63 is 0 in wasm, and
-		// the difference still the bits from first up)
-		shift := func(off int32) {
-			f.get(uint32(a))
-			if off != 0 {
-				f.i32Const(off)
-				f.i32Add()
-			}
-			f.i32Const(int32(g.lay.work))
-			f.i32Sub()
-			f.i32Const(int32(g.dirtyShift))
-			f.i32ShrU()
-			f.i64ExtendI32U()
-			f.i64Shl()
+	// bits first to last: 2<<last - 1<<first (2<<63 is 0 in wasm, and
+	// the difference still the bits from first up)
+	shift := func(off int32) {
+		f.get(uint32(a))
+		if off != 0 {
+			f.i32Const(off)
+			f.i32Add()
 		}
-		f.i64Const(2)
-		shift(int32(8*n - 1))
-		f.i64Const(1)
-		shift(0)
-		f.i64Sub()
+		f.i32Const(int32(g.lay.work))
+		f.i32Sub()
+		f.i32Const(int32(g.dirtyShift))
+		f.i32ShrU()
+		f.i64ExtendI32U()
+		f.i64Shl()
 	}
+	f.i64Const(2)
+	shift(int32(8*n - 1))
+	f.i64Const(1)
+	shift(0)
+	f.i64Sub()
 	f.i64Or()
 	f.globalSet(g.gDirty)
 }
 
-// dirtySlots sets the dirty bits of the working state's slots lo to hi
-// (exclusive).
-func (u *unit) dirtySlots(lo, hi int) {
+// dirtyBytes sets the dirty bits of the working state's bytes lo to hi
+// (exclusive; offsets from its start).
+func (u *unit) dirtyBytes(lo, hi uint32) {
 	g, f := u.g, u.f
-	first := uint64(8*lo) >> g.dirtyShift
-	last := uint64(8*hi-1) >> g.dirtyShift
+	first := uint64(lo) >> g.dirtyShift
+	last := uint64(hi-1) >> g.dirtyShift
 	f.globalGet(g.gDirty)
 	f.i64Const(bitsOf(2<<last - 1<<first))
 	f.i64Or()

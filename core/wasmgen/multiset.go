@@ -235,7 +235,7 @@ func (u *unit) sortMultisets() {
 		f.i32Const(int32(m.Size))
 		f.i32Const(int32(8 * m.EntrySlots))
 		f.call(g.sortEntriesFunc().idx)
-		u.dirtySlots(lo, hi)
+		u.dirtyBytes(uint32(8*lo), uint32(8*hi))
 	}
 }
 
