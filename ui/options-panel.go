@@ -153,10 +153,14 @@ func (c *OptionsPanel) Help(option string) string { return OptionHelp[option] }
 // must be rendered open, or the next render (a run's progress) closes it.
 func (c *OptionsPanel) HelpOpen(option string) bool { return c.helpOpen[option] }
 
-// ToggleHelp records that the user opened or closed an option's help.
+// ToggleHelp opens or closes an option's help on a click of its summary
+// (Enter and Space click it too). The browser's own toggle is prevented:
+// it lands a task later, and a render in between (a run's progress) would
+// close what the user just opened; the render opens or closes it instead.
 func (c *OptionsPanel) ToggleHelp(option string, event vugu.DOMEvent) {
+	event.PreventDefault()
 	if c.helpOpen == nil {
 		c.helpOpen = map[string]bool{}
 	}
-	c.helpOpen[option] = event.PropBool("target", "open")
+	c.helpOpen[option] = !c.helpOpen[option]
 }
