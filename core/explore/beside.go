@@ -172,6 +172,7 @@ func runBeside(ctx context.Context, e *engine, m *compile.Model, opts Options) *
 	}
 	gen.Generated = &readyRuntime{inst: inst, code: mod.Code, rt: rt}
 	gen.generated = mod
+	gen.Workers = opts.Workers // on parts where the runtime and the model allow (generatedFirst)
 	g := e.run(ctx, m, gen)
 	if g.CodeGen != "" {
 		g.Notes = append(g.Notes, fmt.Sprintf("the search began on the compiled closures while the model's code was made (%s, %.1f s); "+
@@ -190,6 +191,8 @@ type readyRuntime struct {
 }
 
 func (r *readyRuntime) Name() string { return r.rt.Name() }
+
+func (r *readyRuntime) Concurrent() bool { return concurrent(r.rt) }
 
 func (r *readyRuntime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 	if r.inst == nil || !bytes.Equal(m.Code, r.code) {

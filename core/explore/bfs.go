@@ -6,6 +6,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -184,23 +185,67 @@ func exactHint(s *searcher) string {
 		budget.FormatBytes(s.b.Limit()), sigPer)
 }
 
-// generatedFirst runs a search in generated code on one worker, where
-// opts.Generated covers it: asked of a few workers (opts.Workers up to
-// besideTakeOver), that beats the closures on them (see there). It returns
-// the result, or nil and the note to give on the closures' result, and
-// where the generated search filled its memory (see tryGenerated).
+// generatedFirst runs a search in generated code, where opts.Generated
+// covers it: on opts.Workers parts where the runtime runs them at once and
+// the module can (generatedParts), else on one worker if opts.Workers is
+// at most besideTakeOver (there one beats a few running the closures,
+// see there). It returns the result, or nil and the note to give on the
+// closures' result, and where the generated search filled its memory (see
+// tryGenerated).
 func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Result, string, string) {
-	if opts.Generated == nil || opts.Workers > besideTakeOver {
+	if opts.Generated == nil {
+		return nil, "", ""
+	}
+	oneWhy := "in code generated for the model, one is faster than a few running the compiled closures"
+	rerun := false
+	if opts.Workers > 1 && opts.Parts == nil && concurrent(opts.Generated) {
+		if why := partsWhyNot(m, opts); why != "" {
+			oneWhy = why
+		} else {
+			r, err := generatedParts(ctx, m, opts)
+			if r != nil {
+				r.CodeGen = opts.Generated.Name()
+				return r, "", ""
+			}
+			var again *errPartsRerun
+			if errors.As(err, &again) {
+				rerun = true
+				oneWhy = "the search on " + fmt.Sprint(opts.Workers) + " workers in generated code stopped at " + again.why + ", and ran again on one"
+				if again.why == partsViolation {
+					oneWhy += ": which violation comes first, its counterexample and the counts up to it are the one search's"
+				}
+			} else if err != nil {
+				oneWhy = err.Error()
+			}
+		}
+	}
+	// (A module made beside the closures, opts.generated, runs once it
+	// is ready, whatever the workers: the closures have stopped.)
+	if opts.Workers > besideTakeOver && !rerun && opts.generated == nil {
 		return nil, "", ""
 	}
 	one := opts
 	one.Workers, one.Parts = 1, nil
 	r, note, full := tryGenerated(ctx, m, one)
 	if r != nil && opts.Workers > 1 {
-		releaseParts(opts) // a check's end would too; they go now
-		r.Notes = append(r.Notes, fmt.Sprintf("the search ran on one worker, not %d: in code generated for the model, one is faster than a few running the compiled closures", opts.Workers))
+		releaseParts(opts)
+		r.Notes = append(r.Notes, fmt.Sprintf("the search ran on one worker, not %d: %s", opts.Workers, oneWhy))
 	}
 	return r, note, full
+}
+
+// partsWhyNot says why a generated search cannot run on several workers,
+// or "" (see wasmgen's partsOK).
+func partsWhyNot(m *compile.Model, opts Options) string {
+	switch {
+	case len(m.CoverStmts) > 0:
+		return "cover statements are counted in the order of one search"
+	case opts.MaxErrors > 1:
+		return "the violations a search goes on past are recorded in the order of one search"
+	case opts.HashBits > 0:
+		return "the generated code's hash compaction runs on one worker"
+	}
+	return ""
 }
 
 // releaseParts lets opts.Parts give back what its parts hold, when a search

@@ -23,3 +23,11 @@ func SetGeneratedKeyBits(k int) (restore func()) {
 	generatedKeyBits = k
 	return func() { generatedKeyBits = old }
 }
+
+// SetPartsKept calls f at the end of every generated search on parts with
+// the states each part kept, and returns what removes it.
+func SetPartsKept(f func(states []int64)) (restore func()) {
+	old := partsKept
+	partsKept = f
+	return func() { partsKept = old }
+}

@@ -170,6 +170,10 @@ type Module struct {
 	// of run, whose budget must be at most LiveCap / Rules states.
 	LiveLog uint32
 	LiveCap int
+	// Parts: the module can run as one part of a search partitioned by
+	// hash (see parts.go); OutboxStride is an outbox entry's size.
+	Parts        bool
+	OutboxStride int
 }
 
 // Options configure generation.
@@ -263,6 +267,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		g.newRecursion()
 	}
 	b := &builder{g: g, o: o}
+	b.parts = b.partsOK()
 	b.globals()
 	b.runtime()
 	if o.Symmetry != nil {
@@ -331,6 +336,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		heap += uint32(16 * b.liveCap)
 	}
 	b.run(ruleFns)
+	b.partsFuncs(len(ruleFns))
 	limit(nil)
 	g.mod.globals[b.gHeap].init = int64(heap)
 	g.mod.memMin = (heap + 0xffff) >> 16
@@ -352,6 +358,9 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	}
 	if len(lives) > 0 {
 		mod.LiveLog, mod.LiveCap = b.liveA, b.liveCap
+	}
+	if b.parts {
+		mod.Parts, mod.OutboxStride = true, b.outboxStride()
 	}
 	if o.Symmetry != nil {
 		mod.Sym = g.lay.symA.s
@@ -441,6 +450,12 @@ type builder struct {
 	// coverStmtsFlow).
 	coverTails uint32
 	gLiveA     uint32 // (i32) liveA, known once the code is
+	// parts: the module can run as a part of a partitioned search (see
+	// parts.go): its number, the number of parts, the outbox and how
+	// many entries it holds.
+	parts                      bool
+	gSelf, gParts, gOut, gOutN uint32
+	gSent                      uint32 // the cache of states sent
 }
 
 func (b *builder) globals() {
@@ -467,6 +482,9 @@ func (b *builder) globals() {
 	}
 	if b.o.MaxErrors > 1 {
 		b.gViol = m.addGlobal(i32, 0)
+	}
+	if b.parts {
+		b.partsGlobals()
 	}
 }
 
@@ -1501,12 +1519,17 @@ func (b *builder) run(rules []*fn) {
 	if len(g.m.CoverStmts) > 0 {
 		tail = f.local(i32)
 	}
+	var dst uint32 // an outbox entry's address
+	if b.parts {
+		dst = f.local(i32)
+	}
 	f.loop()
 	// Level boundary.
 	f.globalGet(b.gHead)
 	f.globalGet(b.gLevelEnd)
 	f.i32Eq()
 	f.if_()
+	b.levelEndAsPart(f)
 	f.globalGet(b.gLevelEnd)
 	f.globalGet(b.gN)
 	f.i32Eq()
@@ -1525,6 +1548,7 @@ func (b *builder) run(rules []*fn) {
 	f.i32Const(StatusPause)
 	f.return_()
 	f.end()
+	b.outboxRoom(f, len(rules))
 	// A batch of the next k states (at most b.batchStates, the level's
 	// and the budget's): pass 1 for each, pass 2 for all their
 	// successors at once (more cache misses overlap), then pass 3 and the
@@ -1656,6 +1680,7 @@ func (b *builder) run(rules []*fn) {
 			f.i64Add()
 			f.globalSet(b.gRules)
 			b.addCounted(f, p, uint32(l.sbPad+16)) // its cover statements' hits
+			owned := b.sendIfRemote(f, p, h, dst)
 			f.copyWords(func() { f.i32Const(int32(l.pack)) }, func() { f.get(p) }, l.sbPad, unrollCopy)
 			f.get(p)
 			f.i64Load(uint32(l.sbPad))
@@ -1732,6 +1757,7 @@ func (b *builder) run(rules []*fn) {
 				b.logEdge(f, id)
 			}
 			f.end()
+			owned()
 		})
 		if len(g.m.CoverStmts) > 0 {
 			// The hits after the state's last successor: its expansion

@@ -38,3 +38,13 @@ type ContextRuntime interface {
 	Runtime
 	InstantiateContext(ctx context.Context, m *Module) (Instance, error)
 }
+
+// ConcurrentRuntime is a Runtime whose instances can run at the same
+// time, each on a core of its own (native processes, or code in this
+// process called from several goroutines), unlike the browser's, which
+// share the Worker's one thread. A search runs on several instances only
+// where they do.
+type ConcurrentRuntime interface {
+	Runtime
+	Concurrent() bool
+}

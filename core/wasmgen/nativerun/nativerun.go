@@ -41,6 +41,10 @@ type Runtime struct {
 // Name implements wasmgen.Runtime.
 func (Runtime) Name() string { return "go" }
 
+// Concurrent implements wasmgen.ConcurrentRuntime: every instance is a
+// process of its own.
+func (Runtime) Concurrent() bool { return true }
+
 var goToolOnce = sync.OnceValues(func() (string, error) {
 	if p, err := exec.LookPath("go"); err == nil {
 		return p, nil

@@ -30,6 +30,10 @@ func (r Runtime) Name() string {
 	return "wazero"
 }
 
+// Concurrent implements wasmgen.ConcurrentRuntime: every instance has a
+// wazero runtime of its own.
+func (Runtime) Concurrent() bool { return true }
+
 // Instantiate implements wasmgen.Runtime.
 func (r Runtime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 	ctx := context.Background()

@@ -1,0 +1,493 @@
+package explore
+
+// This file runs exact breadth-first search in generated code on several
+// workers: one instance of the model's module per worker, each owning the
+// states whose hash falls in its share (wasmgen.Owner), keeping them in
+// its own memory and expanding them. A successor another part owns
+// travels there through the part's outbox: the host empties it after
+// every call of run and hands its entries to their owners' admit.
+//
+// The parts go level by level. Within a level each part expands its own
+// states and admits what the others send it (those are the next level's:
+// ids past the level's end); once every part has expanded the level, each
+// admits what is still on its way, and the host begins the next level on
+// every part. So the states, rules fired and levels are the sequential
+// search's, on any number of parts (the first of two equal successors to
+// arrive is the one kept, but the two are the same state).
+//
+// Only a search that finds no violation is reported from the parts: where
+// one fails an invariant or deadlocks, which violation the sequential
+// search meets first, its counterexample and the counts up to it depend on
+// the one search's order, so the search runs again on one worker, which
+// reports it. The same where a part traps (the one worker traps as well,
+// and the closures report the error) or the parts fill the memory budget.
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/locus-mc/locus/core/budget"
+	"github.com/locus-mc/locus/core/compile"
+	"github.com/locus-mc/locus/core/job"
+	"github.com/locus-mc/locus/core/store"
+	"github.com/locus-mc/locus/core/wasmgen"
+)
+
+// partsKept, if set (by tests), is told the states each part kept.
+var partsKept func(states []int64)
+
+// inboxBytes is about the size of the area a part admits from.
+const inboxBytes = 1 << 20
+
+// concurrent reports whether rt's instances run at the same time, each on
+// a core: only then do parts make a search faster.
+func concurrent(rt wasmgen.Runtime) bool {
+	c, ok := rt.(wasmgen.ConcurrentRuntime)
+	return ok && c.Concurrent()
+}
+
+// errPartsRerun ends a search on parts that the one worker must do
+// again; why is the note to give on its result.
+type errPartsRerun struct{ why string }
+
+func (e *errPartsRerun) Error() string { return e.why }
+
+// partsViolation is why parts stop at a violation.
+const partsViolation = "a violation"
+
+// genPart is one part: its instance and what it reported last.
+type genPart struct {
+	inst   wasmgen.Instance
+	outbox uint32 // the outbox's address
+	inbox  uint32 // where admit reads from
+	info   []byte
+	// the part's counters after its last call, for progress (read by
+	// the coordinator while the part runs)
+	states, rules, pages atomic.Int64
+	// head and levelEnd are the part's, read at a level's end
+	head, levelEnd int64
+	// mail is what the other parts sent it, not yet admitted
+	mu   sync.Mutex
+	mail [][]byte
+}
+
+// genParts drives a search on parts.
+type genParts struct {
+	s      *searcher
+	mod    *wasmgen.Module
+	parts  []*genPart
+	stride int
+	inCap  int // entries admit takes at a time
+	// stop ends the parts' level: a violation, a trap, memory, or the
+	// searcher's stop (cancelled)
+	stop   atomic.Bool
+	mu     sync.Mutex
+	reason error // why the parts stopped, if not the searcher
+	// startHash is the hash of the start state Find last looked up, and
+	// its part.
+	startHash uint64
+	startPart *genPart
+	// levelStart is how many states there were when the level being
+	// expanded began.
+	levelStart int64
+}
+
+// generatedParts runs bfs in generated code on opts.Workers parts. An
+// *errPartsRerun means the one worker must run the search (again); any
+// other error that the parts could not start.
+func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Result, error) {
+	mod, err := generatedModule(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !mod.Parts {
+		return nil, errors.New("the model's module cannot run in parts")
+	}
+	n := opts.Workers
+	gp := &genParts{mod: mod, stride: mod.OutboxStride}
+	gp.inCap = max(inboxBytes/gp.stride, 1)
+	defer func() {
+		for _, p := range gp.parts {
+			p.inst.Close()
+		}
+	}()
+	for k := 0; k < n; k++ {
+		inst, err := opts.Generated.Instantiate(mod)
+		if err != nil {
+			return nil, fmt.Errorf("the generated module did not load: %w", err)
+		}
+		p := &genPart{inst: inst, info: make([]byte, 8*(wasmgen.InfoPages+1))}
+		gp.parts = append(gp.parts, p)
+		if r, err := inst.Call("init"); err != nil || r != 0 {
+			return nil, &errPartsRerun{why: "the parts' memory could not hold their tables"}
+		}
+		out, err := inst.Call("partition", uint64(k), uint64(n))
+		if err != nil || out == 0 {
+			return nil, &errPartsRerun{why: "the parts' memory could not hold their outboxes"}
+		}
+		in, err := inst.Call("alloc", uint64(gp.inCap*gp.stride))
+		if err != nil || in == 0 {
+			return nil, &errPartsRerun{why: "the parts' memory could not hold their inboxes"}
+		}
+		p.outbox, p.inbox = uint32(out), uint32(in)
+		if err := gp.refresh(p); err != nil {
+			return nil, err
+		}
+	}
+	s, failed := newSearcher(ctx, m, opts, false)
+	if failed != nil {
+		return nil, &errPartsRerun{why: failed.Reason}
+	}
+	defer s.front.Close()
+	defer s.trail.Close()
+	gp.s = s
+	s.visited = (*partsVisited)(gp)
+	s.countStates = gp.states
+	s.extraProgress = func(p *job.Progress) {
+		for _, q := range gp.parts {
+			p.MemoryBytes += q.pages.Load() << 16
+		}
+	}
+	s.startStates()
+	if s.stop {
+		return nil, &errPartsRerun{why: "a start state stopped the search"}
+	}
+	if err := gp.levels(); err != nil {
+		return nil, err
+	}
+	// The parts counted the cover properties of the states they kept;
+	// the searcher, those of the start states.
+	if covers := s.props.covers; len(covers) > 0 {
+		buf := make([]byte, 8*len(covers))
+		for _, p := range gp.parts {
+			if err := p.inst.Read(gp.mod.Covers, buf); err != nil {
+				return nil, fmt.Errorf("the cover counts could not be read: %w", err)
+			}
+			for i := range covers {
+				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
+			}
+		}
+	}
+	r := s.finish()
+	r.Workers = n
+	if partsKept != nil {
+		kept := make([]int64, n)
+		for k, p := range gp.parts {
+			kept[k] = p.states.Load()
+		}
+		partsKept(kept)
+	}
+	for _, p := range gp.parts {
+		r.PeakBytes += p.pages.Load() << 16
+		r.VisitedBytes += p.pages.Load() << 16
+	}
+	return r, nil
+}
+
+// states counts the parts' states.
+func (gp *genParts) states() int64 {
+	n := int64(0)
+	for _, p := range gp.parts {
+		n += p.states.Load()
+	}
+	return n
+}
+
+// refresh reads p's counters.
+func (gp *genParts) refresh(p *genPart) error {
+	if _, err := p.inst.Call("info"); err != nil {
+		return err
+	}
+	if err := p.inst.Read(gp.mod.Stats, p.info); err != nil {
+		return err
+	}
+	at := func(i int) int64 { return int64(binary.LittleEndian.Uint64(p.info[8*i:])) }
+	p.states.Store(at(wasmgen.InfoStates))
+	p.rules.Store(at(wasmgen.InfoRules))
+	p.pages.Store(at(wasmgen.InfoPages))
+	p.head, p.levelEnd = at(wasmgen.InfoHead), at(wasmgen.InfoLevelEnd)
+	return nil
+}
+
+// fail stops the parts for err (the first reason given is kept).
+func (gp *genParts) fail(err error) {
+	gp.mu.Lock()
+	if gp.reason == nil {
+		gp.reason = err
+	}
+	gp.mu.Unlock()
+	gp.stop.Store(true)
+}
+
+// levels runs the search level by level, from the start states on.
+func (gp *genParts) levels() error {
+	s := gp.s
+	for level := 0; ; level++ {
+		before := gp.states()
+		for _, p := range gp.parts {
+			if _, err := p.inst.Call("begin"); err != nil {
+				return err
+			}
+		}
+		if level > 0 {
+			// The level just expanded found the states past the last one's
+			// end.
+			k := before - gp.levelStart
+			if k == 0 {
+				return nil
+			}
+			for len(s.res.LevelSizes) <= level {
+				s.res.LevelSizes = append(s.res.LevelSizes, 0)
+			}
+			s.res.LevelSizes[level] = k
+			s.res.Depth = level
+			if s.opts.Bound > 0 && level >= s.opts.Bound {
+				s.res.Reason = fmt.Sprintf("bound %d reached: states at depth %d were not expanded", s.opts.Bound, s.opts.Bound)
+				return nil
+			}
+		}
+		gp.levelStart = before
+		if err := gp.level(); err != nil {
+			return err
+		}
+		if s.stop {
+			return nil // cancelled: the searcher says so
+		}
+	}
+}
+
+// level expands one level on every part, each on a goroutine, while this
+// one reports progress; then every part admits what is still on its way.
+func (gp *genParts) level() error {
+	s := gp.s
+	var wg sync.WaitGroup
+	run := func(f func(p *genPart) error) {
+		for _, p := range gp.parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := f(p); err != nil {
+					gp.fail(err)
+				}
+			}()
+		}
+	}
+	done := make(chan struct{})
+	run(gp.expand)
+	go func() { wg.Wait(); close(done) }()
+	tick := time.NewTicker(s.opts.ProgressEvery)
+	defer tick.Stop()
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case <-tick.C:
+			gp.counts()
+			if s.checkpoint() {
+				gp.stop.Store(true)
+			}
+		}
+	}
+	if err := gp.stopped(); err != nil || s.stop {
+		return err
+	}
+	run(gp.deliver)
+	wg.Wait()
+	gp.counts()
+	return gp.stopped()
+}
+
+// stopped returns why the parts stopped, if one did.
+func (gp *genParts) stopped() error {
+	gp.mu.Lock()
+	defer gp.mu.Unlock()
+	return gp.reason
+}
+
+// counts gives the searcher the parts' rules fired.
+func (gp *genParts) counts() {
+	rules := int64(0)
+	for _, p := range gp.parts {
+		rules += p.rules.Load()
+	}
+	gp.s.res.RulesFired = rules
+}
+
+// expand runs p's run until p has expanded the level, sending its outbox
+// to the owners after every call and admitting what they sent it.
+func (gp *genParts) expand(p *genPart) error {
+	for !gp.stop.Load() {
+		st, err := p.inst.Call("run", generatedSlice)
+		if err != nil {
+			return &errPartsRerun{why: "the generated code stopped at a run-time check"}
+		}
+		switch st {
+		case wasmgen.StatusLevel, wasmgen.StatusPause, wasmgen.StatusOutbox:
+		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
+			return &errPartsRerun{why: partsViolation}
+		case wasmgen.StatusMemory:
+			return &errPartsRerun{why: "the memory of a part could not grow"}
+		default:
+			return fmt.Errorf("the generated search returned status %d", st)
+		}
+		if err := gp.send(p); err != nil {
+			return err
+		}
+		if err := gp.deliver(p); err != nil {
+			return err
+		}
+		if st == wasmgen.StatusLevel {
+			return nil
+		}
+	}
+	return nil
+}
+
+// send empties p's outbox into the mail of the entries' owners.
+func (gp *genParts) send(p *genPart) error {
+	k, err := p.inst.Call("takeOutbox")
+	if err != nil {
+		return err
+	}
+	if k == 0 {
+		return nil
+	}
+	buf := make([]byte, int(k)*gp.stride)
+	if err := p.inst.Read(p.outbox, buf); err != nil {
+		return err
+	}
+	n := len(gp.parts)
+	if n == 2 {
+		// Every entry is the other part's.
+		to := gp.parts[0]
+		if to == p {
+			to = gp.parts[1]
+		}
+		to.post(buf)
+		return nil
+	}
+	byOwner := make([][]byte, n)
+	hashAt := gp.stride - 8
+	for e := 0; e < len(buf); e += gp.stride {
+		o := wasmgen.Owner(binary.LittleEndian.Uint64(buf[e+hashAt:]), n)
+		byOwner[o] = append(byOwner[o], buf[e:e+gp.stride]...)
+	}
+	for o, b := range byOwner {
+		if len(b) > 0 {
+			gp.parts[o].post(b)
+		}
+	}
+	return nil
+}
+
+// post adds entries to p's mail.
+func (p *genPart) post(b []byte) {
+	p.mu.Lock()
+	p.mail = append(p.mail, b)
+	p.mu.Unlock()
+}
+
+// deliver admits p's mail, and reads p's counters.
+func (gp *genParts) deliver(p *genPart) error {
+	p.mu.Lock()
+	mail := p.mail
+	p.mail = nil
+	p.mu.Unlock()
+	for _, b := range mail {
+		for len(b) > 0 {
+			k := min(len(b)/gp.stride, gp.inCap)
+			if err := p.inst.Write(p.inbox, b[:k*gp.stride]); err != nil {
+				return err
+			}
+			st, err := p.inst.Call("admit", uint64(p.inbox), uint64(k))
+			if err != nil {
+				return &errPartsRerun{why: "the generated code stopped at a run-time check"}
+			}
+			switch st {
+			case 0:
+			case wasmgen.StatusInvariant:
+				return &errPartsRerun{why: partsViolation}
+			case wasmgen.StatusMemory:
+				return &errPartsRerun{why: "the memory of a part could not grow"}
+			default:
+				return fmt.Errorf("the generated admit returned status %d", st)
+			}
+			b = b[k*gp.stride:]
+		}
+	}
+	if err := gp.refresh(p); err != nil {
+		return err
+	}
+	if limit := gp.s.opts.MemoryBytes; limit > 0 {
+		used := int64(0)
+		for _, q := range gp.parts {
+			used += q.pages.Load() << 16
+		}
+		if used > limit {
+			return &errPartsRerun{why: "the parts together passed the memory budget of " + budget.FormatBytes(limit)}
+		}
+	}
+	return nil
+}
+
+// partsVisited is the parts' tables seen as one visited set, for the
+// start states (each goes to its owner) and the counts at the end.
+type partsVisited genParts
+
+func (v *partsVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
+	gp := (*genParts)(v)
+	first := gp.parts[0].inst
+	if err := first.Write(gp.mod.Pack, s); err != nil {
+		panic(err)
+	}
+	h, err := first.Call("hash", uint64(gp.mod.Pack))
+	if err != nil {
+		panic(err)
+	}
+	p := gp.parts[wasmgen.Owner(h, len(gp.parts))]
+	gp.startHash, gp.startPart = h, p
+	if err := p.inst.Write(gp.mod.Pack, s); err != nil {
+		panic(err)
+	}
+	id, err := p.inst.Call("find", h)
+	if err != nil {
+		panic(err)
+	}
+	if int32(id) < 0 {
+		return false, -1, 0
+	}
+	return true, int64(int32(id)), 0
+}
+
+func (v *partsVisited) Insert(_ uint64, _ []byte, _ uint64, _ int64, _ int) error {
+	gp := (*genParts)(v)
+	r, err := gp.startPart.inst.Call("insert", gp.startHash, wasmgen.NoParent)
+	if err != nil {
+		return err
+	}
+	if r != 0 {
+		return &budget.ErrExhausted{Part: "generated search's memory", Need: 1 << 16, Limit: gp.s.opts.MemoryBytes}
+	}
+	return gp.refresh(gp.startPart)
+}
+
+func (v *partsVisited) Len() int64 { return (*genParts)(v).states() }
+
+func (v *partsVisited) Bytes() int64 {
+	n := int64(0)
+	for _, p := range v.parts {
+		n += p.pages.Load() << 16
+	}
+	return n
+}
+
+func (v *partsVisited) Stats() store.VisitedStats {
+	return store.VisitedStats{Kind: store.KindExact, Inserted: v.Len()}
+}
+
+func (v *partsVisited) Release() {}
