@@ -1649,16 +1649,7 @@ func (b *builder) run(rules []*fn) {
 	// Pass 2: read the successors' table slots.
 	f.i64Const(0)
 	f.set(touch)
-	b.eachSuccessor(f, p, end, func() {
-		f.get(touch)
-		b.slotAt(f, func() {
-			f.get(p)
-			f.i64Load(uint32(l.sbPad))
-		}, -1)
-		f.i64Load(blockHead)
-		f.i64Xor()
-		f.set(touch)
-	})
+	b.eachSuccessor(f, p, end, func() { b.touchSlot(f, touch, p) })
 	f.get(touch)
 	f.globalSet(b.gTouch)
 	// Pass 3: for each state of the batch, look its successors up and
@@ -1681,25 +1672,14 @@ func (b *builder) run(rules []*fn) {
 			f.globalSet(b.gRules)
 			b.addCounted(f, p, uint32(l.sbPad+16)) // its cover statements' hits
 			owned := b.sendIfRemote(f, p, h, dst)
-			f.copyWords(func() { f.i32Const(int32(l.pack)) }, func() { f.get(p) }, l.sbPad, unrollCopy)
-			f.get(p)
-			f.i64Load(uint32(l.sbPad))
-			f.tee(h)
-			f.call(b.find.idx)
+			b.lookUp(f, p, h)
 			if b.markLive != nil {
 				f.tee(id)
 			}
 			f.i32Const(0)
 			f.i32LtS()
 			f.if_()
-			if b.props {
-				f.i32Const(int32(l.pack))
-				f.i32Const(int32(l.work))
-				f.call(b.unpack.idx)
-				f.call(b.checkProps_.idx)
-			} else {
-				f.i32Const(0) // no property to check: no need to unpack
-			}
+			b.newStateProps(f)
 			f.tee(prop)
 			f.i32Const(0)
 			f.i32GtS()
@@ -1820,6 +1800,47 @@ func (b *builder) run(rules []*fn) {
 	f.end()
 	f.unreachable()
 	g.mod.export("run", 0, f.idx)
+}
+
+// touchSlot generates the read of the table slot of the entry at the
+// address in local at (a packed state, then its hash), xored into local
+// touch: run's pass 2, so that the lookups after it find their slots in
+// the cache.
+func (b *builder) touchSlot(f *fn, touch, at uint32) {
+	f.get(touch)
+	b.slotAt(f, func() {
+		f.get(at)
+		f.i64Load(uint32(b.g.lay.sbPad))
+	}, -1)
+	f.i64Load(blockHead)
+	f.i64Xor()
+	f.set(touch)
+}
+
+// lookUp generates the lookup of the entry at the address in local at: its
+// state to the pack buffer, its hash to local h, and find's result pushed.
+func (b *builder) lookUp(f *fn, at, h uint32) {
+	l := b.g.lay
+	f.copyWords(func() { f.i32Const(int32(l.pack)) }, func() { f.get(at) }, l.sbPad, unrollCopy)
+	f.get(at)
+	f.i64Load(uint32(l.sbPad))
+	f.tee(h)
+	f.call(b.find.idx)
+}
+
+// newStateProps pushes what checkProps says of the new state in the pack
+// buffer (unpacked to the working slots first), or 0 in a model with no
+// property to check.
+func (b *builder) newStateProps(f *fn) {
+	if !b.props {
+		f.i32Const(0) // no need to unpack
+		return
+	}
+	l := b.g.lay
+	f.i32Const(int32(l.pack))
+	f.i32Const(int32(l.work))
+	f.call(b.unpack.idx)
+	f.call(b.checkProps_.idx)
 }
 
 // priorities generates, in a model with rule priorities, the guards' run

@@ -204,7 +204,6 @@ func (b *builder) partsFuncs(rules int) {
 	}
 	g := b.g
 	m := g.mod
-	l := g.lay
 	{
 		f := m.newFunc([]byte{i32, i32}, []byte{i32})
 		f.get(0)
@@ -267,35 +266,15 @@ func (b *builder) partsFuncs(rules int) {
 		f.end()
 		f.globalGet(b.gTouch)
 		f.set(touch)
-		f.forUpTo(e, func() { f.get(group) }, func() { f.get(groupEnd) }, stride, func() {
-			f.get(touch)
-			b.slotAt(f, func() {
-				f.get(e)
-				f.i64Load(uint32(l.sbPad))
-			}, -1)
-			f.i64Load(blockHead)
-			f.i64Xor()
-			f.set(touch)
-		})
+		f.forUpTo(e, func() { f.get(group) }, func() { f.get(groupEnd) }, stride, func() { b.touchSlot(f, touch, e) })
 		f.get(touch)
 		f.globalSet(b.gTouch)
 		f.forUpTo(e, func() { f.get(group) }, func() { f.get(groupEnd) }, stride, func() {
-			f.copyWords(func() { f.i32Const(int32(l.pack)) }, func() { f.get(e) }, l.sbPad, unrollCopy)
-			f.get(e)
-			f.i64Load(uint32(l.sbPad))
-			f.tee(h)
-			f.call(b.find.idx)
+			b.lookUp(f, e, h)
 			f.i32Const(0)
 			f.i32LtS()
 			f.if_()
-			if b.props {
-				f.i32Const(int32(l.pack))
-				f.i32Const(int32(l.work))
-				f.call(b.unpack.idx)
-				f.call(b.checkProps_.idx)
-			} else {
-				f.i32Const(0)
-			}
+			b.newStateProps(f)
 			f.tee(prop)
 			f.i32Const(0)
 			f.i32GtS()
