@@ -65,7 +65,10 @@ type genPart struct {
 	inst   wasmgen.Instance
 	outbox uint32 // the outbox's address
 	inbox  uint32 // where admit reads from
-	info   []byte
+	// outView and inView are the outbox and the inbox shared with this
+	// process (wasmgen.SharedInstance), or nil
+	outView, inView []byte
+	info            []byte
 	// the part's counters after its last call, for progress (read by
 	// the coordinator while the part runs)
 	states, rules, pages atomic.Int64
@@ -126,15 +129,9 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 		if r, err := inst.Call("init"); err != nil || r != 0 {
 			return nil, &errPartsRerun{why: "the parts' memory could not hold their tables"}
 		}
-		out, err := inst.Call("partition", uint64(k), uint64(n))
-		if err != nil || out == 0 {
-			return nil, &errPartsRerun{why: "the parts' memory could not hold their outboxes"}
+		if err := gp.areas(p, k, n); err != nil {
+			return nil, err
 		}
-		in, err := inst.Call("alloc", uint64(gp.inCap*gp.stride))
-		if err != nil || in == 0 {
-			return nil, &errPartsRerun{why: "the parts' memory could not hold their inboxes"}
-		}
-		p.outbox, p.inbox = uint32(out), uint32(in)
 		if err := gp.refresh(p); err != nil {
 			return nil, err
 		}
@@ -188,6 +185,41 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 	}
 	return r, nil
 }
+
+// areas makes p's outbox and inbox, shared with this process where the
+// instance can (else read and written through it), and tells p which part
+// of n it is.
+func (gp *genParts) areas(p *genPart, self, n int) error {
+	full := &errPartsRerun{why: "the parts' memory could not hold their outboxes and inboxes"}
+	area := func(size int) (uint32, []byte, error) {
+		size = (size + shareAlign - 1) &^ (shareAlign - 1)
+		a, err := p.inst.Call("alloc", uint64(size+shareAlign))
+		if err != nil || a == 0 {
+			return 0, nil, full
+		}
+		at := uint32(a+shareAlign-1) &^ (shareAlign - 1)
+		if sh, ok := p.inst.(wasmgen.SharedInstance); ok {
+			if view, err := sh.Share(at, uint32(size)); err == nil {
+				return at, view, nil
+			}
+		}
+		return at, nil, nil
+	}
+	var err error
+	if p.outbox, p.outView, err = area(gp.mod.OutboxBytes); err != nil {
+		return err
+	}
+	if p.inbox, p.inView, err = area(gp.inCap * gp.stride); err != nil {
+		return err
+	}
+	if r, err := p.inst.Call("partition", uint64(self), uint64(n), uint64(p.outbox)); err != nil || r == 0 {
+		return full
+	}
+	return nil
+}
+
+// shareAlign is the alignment of what an instance shares (a page).
+const shareAlign = 4096
 
 // states counts the parts' states.
 func (gp *genParts) states() int64 {
@@ -358,7 +390,9 @@ func (gp *genParts) send(p *genPart) error {
 		return nil
 	}
 	buf := make([]byte, int(k)*gp.stride)
-	if err := p.inst.Read(p.outbox, buf); err != nil {
+	if p.outView != nil {
+		copy(buf, p.outView)
+	} else if err := p.inst.Read(p.outbox, buf); err != nil {
 		return err
 	}
 	n := len(gp.parts)
@@ -401,7 +435,9 @@ func (gp *genParts) deliver(p *genPart) error {
 	for _, b := range mail {
 		for len(b) > 0 {
 			k := min(len(b)/gp.stride, gp.inCap)
-			if err := p.inst.Write(p.inbox, b[:k*gp.stride]); err != nil {
+			if p.inView != nil {
+				copy(p.inView, b[:k*gp.stride])
+			} else if err := p.inst.Write(p.inbox, b[:k*gp.stride]); err != nil {
 				return err
 			}
 			st, err := p.inst.Call("admit", uint64(p.inbox), uint64(k))

@@ -10,6 +10,7 @@ import (
 	"github.com/locus-mc/locus/core/explore"
 	"github.com/locus-mc/locus/core/job"
 	"github.com/locus-mc/locus/core/verify"
+	"github.com/locus-mc/locus/core/wasmgen"
 	"github.com/locus-mc/locus/core/wasmgen/wazerorun"
 )
 
@@ -21,7 +22,6 @@ import (
 // says so; a model whose search cannot run on parts says why.
 func TestGeneratedPartsSameAsOne(t *testing.T) {
 	defer explore.SetGeneratedMaxCode(0)()
-	rt := wazerorun.Runtime{}
 	dir := "../../../shared/models/cmurphi/"
 	off := verify.Options{Options: job.Options{Symmetry: "off"}}
 	exact := verify.Options{Options: job.Options{Symmetry: "exact"}}
@@ -38,6 +38,37 @@ func TestGeneratedPartsSameAsOne(t *testing.T) {
 		big[c.name] = true
 		cases = append(cases, c)
 	}
+	partsSameAsOne(t, wazerorun.Runtime{}, cases, func(name string) []int {
+		if big[name] {
+			return []int{2} // (three compilations of a large module)
+		}
+		return []int{2, 3}
+	}, 60, 20)
+}
+
+// TestTranslatedPartsSameAsOne is TestGeneratedPartsSameAsOne for the
+// modules translated to Go (nativerun), whose parts are processes that
+// share their outboxes and inboxes with the host (on Linux), on fewer
+// models: each is a build.
+func TestTranslatedPartsSameAsOne(t *testing.T) {
+	rt := nativeRuntime(t)
+	dir := "../../../shared/models/cmurphi/"
+	var cases []parallelCase
+	for _, c := range testdataCases(t) {
+		switch c.name {
+		case "deadlock.m", "symmetry-trace.m", "wide.m", "multiset-ops.m", "cover-ruleset.m", "divzero.m":
+			cases = append(cases, c)
+		}
+	}
+	cases = append(cases, parallelCase{"mcslock1", dir + "sym/mcslock1.m", verify.Options{Options: job.Options{Symmetry: "off"}}},
+		parallelCase{"n_peterson exact", dir + "sym/n_peterson.m", verify.Options{Options: job.Options{Symmetry: "exact"}}})
+	partsSameAsOne(t, rt, cases, func(string) []int { return []int{2, 3} }, 8, 4)
+}
+
+// partsSameAsOne runs each case on one worker and on each number of parts
+// workers gives, and compares; at least minParted searches must run on
+// parts and minReran meet a violation there and run again on one worker.
+func partsSameAsOne(t *testing.T, rt wasmgen.Runtime, cases []parallelCase, workers func(name string) []int, minParted, minReran int) {
 	parted, reran := 0, 0
 	// Every part keeps its share of a large model's states: they are
 	// partitioned, not all kept where the start state is.
@@ -57,10 +88,7 @@ func TestGeneratedPartsSameAsOne(t *testing.T) {
 			if want.CodeGen == "" {
 				t.Skip("not in generated code")
 			}
-			for _, n := range []int{2, 3} {
-				if n == 3 && big[c.name] {
-					continue // three compilations of a large module
-				}
+			for _, n := range workers(c.name) {
 				opts.Workers = n
 				kept = nil
 				got := verify.Check(context.Background(), c.file, src, opts)
@@ -94,7 +122,7 @@ func TestGeneratedPartsSameAsOne(t *testing.T) {
 			}
 		})
 	}
-	if parted < 60 || reran < 20 {
+	if parted < minParted || reran < minReran {
 		t.Fatalf("only %d searches ran on parts, %d ran again on one worker", parted, reran)
 	}
 	t.Logf("%d searches ran on parts, %d met a violation and ran again on one worker", parted, reran)

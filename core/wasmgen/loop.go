@@ -171,9 +171,10 @@ type Module struct {
 	LiveLog uint32
 	LiveCap int
 	// Parts: the module can run as one part of a search partitioned by
-	// hash (see parts.go); OutboxStride is an outbox entry's size.
-	Parts        bool
-	OutboxStride int
+	// hash (see parts.go); OutboxStride is an outbox entry's size,
+	// OutboxBytes the outbox's.
+	Parts                     bool
+	OutboxStride, OutboxBytes int
 }
 
 // Options configure generation.
@@ -360,7 +361,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		mod.LiveLog, mod.LiveCap = b.liveA, b.liveCap
 	}
 	if b.parts {
-		mod.Parts, mod.OutboxStride = true, b.outboxStride()
+		mod.Parts, mod.OutboxStride, mod.OutboxBytes = true, b.outboxStride(), b.outboxCap(len(ruleFns))*b.outboxStride()
 	}
 	if o.Symmetry != nil {
 		mod.Sym = g.lay.symA.s
@@ -1649,7 +1650,23 @@ func (b *builder) run(rules []*fn) {
 	// Pass 2: read the successors' table slots.
 	f.i64Const(0)
 	f.set(touch)
-	b.eachSuccessor(f, p, end, func() { b.touchSlot(f, touch, p) })
+	b.eachSuccessor(f, p, end, func() {
+		if !b.parts {
+			b.touchSlot(f, touch, p)
+			return
+		}
+		// Only the slots of successors this part owns: the others are
+		// looked up by their owners. (One part alone owns them all.)
+		f.get(p)
+		f.i64Load(uint32(l.sbPad))
+		f.set(h)
+		b.owner(f, h)
+		f.globalGet(b.gSelf)
+		f.i32Eq()
+		f.if_()
+		b.touchSlot(f, touch, p)
+		f.end()
+	})
 	f.get(touch)
 	f.globalSet(b.gTouch)
 	// Pass 3: for each state of the batch, look its successors up and

@@ -193,7 +193,8 @@ func (b *builder) levelEndAsPart(f *fn) {
 
 // partsFuncs generates the exports a part's host calls:
 //
-//	partition(self, parts) -> the outbox's address, or 0 if memory ran out
+//	partition(self, parts, outbox) -> 1, or 0 if memory ran out: the part
+//	  is part self of parts, its outbox (Module.OutboxBytes) at outbox
 //	takeOutbox() -> how many entries the outbox holds; it is empty again
 //	admit(at, n) -> 0, StatusInvariant or StatusMemory: the n outbox
 //	  entries at at, each kept if new (and not failing an assumption), in
@@ -205,13 +206,12 @@ func (b *builder) partsFuncs(rules int) {
 	g := b.g
 	m := g.mod
 	{
-		f := m.newFunc([]byte{i32, i32}, []byte{i32})
+		f := m.newFunc([]byte{i32, i32, i32}, []byte{i32})
 		f.get(0)
 		f.globalSet(b.gSelf)
 		f.get(1)
 		f.globalSet(b.gParts)
-		f.i32Const(int32(b.outboxCap(rules) * b.outboxStride()))
-		f.call(b.alloc.idx)
+		f.get(2)
 		f.globalSet(b.gOut)
 		f.i32Const(int32(sentSlots * b.outboxStride()))
 		f.call(b.alloc.idx)
@@ -222,7 +222,7 @@ func (b *builder) partsFuncs(rules int) {
 		f.i32Const(0)
 		f.return_()
 		f.end()
-		f.globalGet(b.gOut)
+		f.i32Const(1)
 		m.export("partition", 0, f.idx)
 	}
 	{

@@ -48,3 +48,11 @@ type ConcurrentRuntime interface {
 	Runtime
 	Concurrent() bool
 }
+
+// SharedInstance is an Instance that can share part of its memory with
+// the host: Share makes the size bytes at addr (multiples of 4096) a
+// slice the host reads and writes in place between calls, instead of
+// through Read and Write.
+type SharedInstance interface {
+	Share(addr, size uint32) ([]byte, error)
+}

@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/locus-mc/locus/core/wasmgen"
@@ -40,6 +41,14 @@ type Runtime struct {
 
 // Name implements wasmgen.Runtime.
 func (Runtime) Name() string { return "go" }
+
+// shareBytes is the memory a program shares with its host (see Share):
+// address space, committed only where written. shareAlign is the
+// alignment of what it shares: a page.
+const (
+	shareBytes = 64 << 20
+	shareAlign = 4096
+)
 
 // Concurrent implements wasmgen.ConcurrentRuntime: every instance is a
 // process of its own.
@@ -215,6 +224,8 @@ func prune(root string, keep int) {
 //	call  'c' u32 export u32 n, n × u64   → 0 u64 result
 //	read  'r' u32 addr u32 n              → 0, n bytes
 //	write 'w' u32 addr u32 n, n bytes     → 0
+//	share 's' u32 addr u32 n              → 0: the n bytes at addr are the
+//	                                        next n of the shared memory
 //
 // A failed request is answered 1 u32 len, len bytes of message (a trap:
 // a failed run-time check). On starting, the program answers 0 once it
@@ -228,6 +239,11 @@ type instance struct {
 	exports map[string]uint32
 	dead    error
 	buf     []byte
+	// share is the memory the program shares with this process (its
+	// file descriptor 3), nil where there is none; shared is how much of
+	// it a Share gave out.
+	share  []byte
+	shared int
 }
 
 func start(bin string, exports []string) (*instance, error) {
@@ -246,6 +262,12 @@ func start(bin string, exports []string) (*instance, error) {
 	}
 	in := &instance{cmd: cmd, in: stdin, w: bufio.NewWriter(stdin), r: bufio.NewReaderSize(stdout, 1<<16), stderr: &bytes.Buffer{}, exports: map[string]uint32{}}
 	cmd.Stderr = in.stderr
+	shareFile, share, err := newShare()
+	if err == nil {
+		cmd.ExtraFiles = []*os.File{shareFile} // the program's 3
+		defer shareFile.Close()                // (the mapping stays)
+		in.share = share
+	}
 	for i, name := range exports {
 		in.exports[name] = uint32(i)
 	}
@@ -356,4 +378,26 @@ func (in *instance) Close() {
 		in.cmd.Wait()
 		in.dead = errors.New("nativerun: the instance is closed")
 	}
+	if in.share != nil {
+		syscall.Munmap(in.share)
+		in.share = nil
+	}
+}
+
+// Share implements wasmgen.SharedInstance: the program maps the next size
+// bytes of the memory it shares with this process over its memory at
+// addr, and the host reads and writes them in place.
+func (in *instance) Share(addr, size uint32) ([]byte, error) {
+	if in.share == nil {
+		return nil, errors.New("nativerun: no memory is shared with the program on this system")
+	}
+	if addr%shareAlign != 0 || size%shareAlign != 0 || in.shared+int(size) > len(in.share) {
+		return nil, fmt.Errorf("nativerun: cannot share %d bytes at %d (%d of %d shared)", size, addr, in.shared, len(in.share))
+	}
+	if err := in.request('s', addr, size, nil); err != nil {
+		return nil, err
+	}
+	b := in.share[in.shared : in.shared+int(size) : in.shared+int(size)]
+	in.shared += int(size)
+	return b, nil
 }

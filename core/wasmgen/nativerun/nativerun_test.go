@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -293,6 +294,52 @@ func TestInstance(t *testing.T) {
 	}
 	if r, err := in.Call(last, 10, 3); err != nil || r != 3 {
 		t.Fatalf("the cached program: %d, %v", r, err)
+	}
+}
+
+// TestShare: memory shared with the program (Share) is the program's
+// memory at the address shared, both ways, and a second share takes the
+// next part of the shared file; a share that is not page-aligned or runs
+// past the memory is refused and leaves the program serving.
+func TestShare(t *testing.T) {
+	if why := Available(); why != "" {
+		t.Skip(why)
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("memory is shared with programs on Linux only")
+	}
+	mod := &wasmgen.Module{Code: testModule(instructionBodies())}
+	inst, err := Runtime{CacheDir: t.TempDir()}.Instantiate(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	sh := inst.(wasmgen.SharedInstance)
+	for _, bad := range [][2]uint32{{100, 4096}, {4096, 100}, {1 << 16, 4096}} {
+		if _, err := sh.Share(bad[0], bad[1]); err == nil {
+			t.Fatalf("shared %d bytes at %d", bad[1], bad[0])
+		}
+	}
+	for _, at := range []uint32{4096, 32768} {
+		view, err := sh.Share(at, 8192)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(view[10:], "shared")
+		b := make([]byte, 6)
+		if err := inst.Read(at+10, b); err != nil || string(b) != "shared" {
+			t.Fatalf("the program read %q, %v", b, err)
+		}
+		if err := inst.Write(at+8000, []byte("back")); err != nil {
+			t.Fatal(err)
+		}
+		if string(view[8000:8004]) != "back" {
+			t.Fatalf("the host read %q", view[8000:8004])
+		}
+	}
+	last := fmt.Sprintf("f%d", len(instructionBodies())-1)
+	if r, err := inst.Call(last, 10, 3); err != nil || r != 3 {
+		t.Fatalf("after sharing: %d, %v", r, err)
 	}
 }
 
