@@ -42,7 +42,7 @@ import (
 var partsKept func(states []int64)
 
 // inboxBytes is about the size of the area a part admits from.
-const inboxBytes = 1 << 20
+const inboxBytes = 256 << 10
 
 // concurrent reports whether rt's instances run at the same time, each on
 // a core: only then do parts make a search faster.

@@ -27,10 +27,10 @@ const admitGroup = 32
 // hash, the last sent of those that share a slot): a successor met again
 // soon after is not sent again. Transitions are local (most states met
 // again were met shortly before), so most such duplicates are caught.
-const sentSlots = 1 << 15
+const sentSlots = 1 << 14
 
 // outboxBytes is about the size of a part's outbox.
-const outboxBytes = 1 << 20
+const outboxBytes = 256 << 10
 
 // partsOK says whether the module can run as a part: not under hash
 // compaction (the key is the whole hash), nor where the host needs the
