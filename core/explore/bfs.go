@@ -238,8 +238,6 @@ func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Resul
 // or "" (see wasmgen's partsOK).
 func partsWhyNot(m *compile.Model, opts Options) string {
 	switch {
-	case len(m.CoverStmts) > 0:
-		return "cover statements are counted in the order of one search"
 	case opts.MaxErrors > 1:
 		return "the violations a search goes on past are recorded in the order of one search"
 	case opts.HashBits > 0:

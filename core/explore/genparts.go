@@ -15,7 +15,8 @@ package explore
 // search's, on any number of parts (the first of two equal successors to
 // arrive is the one kept, but the two are the same state).
 //
-// Only a search that finds no violation is reported from the parts: where
+// Only a search that finds no violation is reported from the parts (so
+// every count, cover statements' hits included, is of the whole search): where
 // one fails an invariant or deadlocks, which violation the sequential
 // search meets first, its counterexample and the counts up to it depend on
 // the one search's order, so the search runs again on one worker, which
@@ -167,6 +168,20 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 			}
 			for i := range covers {
 				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
+			}
+		}
+	}
+	// The cover statements' hits: the start states' (the searcher ran
+	// them, and nothing since), and each part's, counted and pending (see
+	// wasmgen's coverStmtsFlow).
+	if hits := s.mc.CoverHits; len(hits) > 0 {
+		buf := make([]byte, 16*len(hits))
+		for _, p := range gp.parts {
+			if err := p.inst.Read(gp.mod.CoverStmts, buf); err != nil {
+				return nil, fmt.Errorf("the cover statements' counts could not be read: %w", err)
+			}
+			for i := range hits {
+				hits[i] += int64(binary.LittleEndian.Uint64(buf[8*i:])) + int64(binary.LittleEndian.Uint64(buf[8*(len(hits)+i):]))
 			}
 		}
 	}

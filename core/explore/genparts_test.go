@@ -115,7 +115,7 @@ func partsSameAsOne(t *testing.T, rt wasmgen.Runtime, cases []parallelCase, work
 						t.Fatalf("%d parts ran again on one worker where it passes: %+v", n, got.Diagnostics)
 					}
 					reran++
-				case hasNote(got, "cover statements") || hasNote(got, "violations a search goes on past") || hasNote(got, "liveness properties"):
+				case hasNote(got, "violations a search goes on past") || hasNote(got, "liveness properties"):
 				default:
 					t.Fatalf("on one worker, not %d, with no reason: %+v", n, got.Diagnostics)
 				}

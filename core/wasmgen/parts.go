@@ -34,11 +34,13 @@ const outboxBytes = 256 << 10
 
 // partsOK says whether the module can run as a part: not under hash
 // compaction (the key is the whole hash), nor where the host needs the
-// one search's order (liveness's graph by id, cover statements' pending
-// hits, violations recorded and gone past).
+// one search's order (liveness's graph by id, violations recorded and
+// gone past). Cover statements' hits are counted by the part that runs
+// them, a remote successor's before it is sent: a search the parts
+// complete counts them all, and one a violation stops runs again on one
+// worker.
 func (b *builder) partsOK() bool {
-	m := b.g.m
-	return !b.o.Compact && b.o.MaxErrors <= 1 && len(m.Liveness) == 0 && len(m.CoverStmts) == 0
+	return !b.o.Compact && b.o.MaxErrors <= 1 && len(b.g.m.Liveness) == 0
 }
 
 // outboxStride is an outbox entry's size: the packed state, then its hash.
