@@ -240,8 +240,8 @@ func partsWhyNot(m *compile.Model, opts Options) string {
 	switch {
 	case opts.MaxErrors > 1:
 		return "the violations a search goes on past are recorded in the order of one search"
-	case opts.HashBits > 0:
-		return "the generated code's hash compaction runs on one worker"
+	case len(m.Liveness) > 0:
+		return "liveness properties are checked on the whole state graph"
 	}
 	return ""
 }

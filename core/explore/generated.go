@@ -100,10 +100,17 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 		return nil, err
 	}
 	r.CodeGen = opts.Generated.Name()
-	if mod.Compact && opts.HashBits < mod.KeyBits {
-		r.Notes = append(r.Notes, fmt.Sprintf("the generated code kept %d-bit signatures, not %d-bit ones: a slot of its table holds 8 bytes, so fewer bits would save no memory", mod.KeyBits, opts.HashBits))
-	}
+	r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
 	return r, nil
+}
+
+// keyBitsNote is the note on a generated search under hash compaction
+// that kept more bits than opts asked, if it did.
+func keyBitsNote(mod *wasmgen.Module, opts Options) []string {
+	if mod.Compact && opts.HashBits < mod.KeyBits {
+		return []string{fmt.Sprintf("the generated code kept %d-bit signatures, not %d-bit ones: a slot of its table holds 8 bytes, so fewer bits would save no memory", mod.KeyBits, opts.HashBits)}
+	}
+	return nil
 }
 
 // generatedModule generates the module of m's search under opts, or

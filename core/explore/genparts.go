@@ -187,6 +187,7 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 	}
 	r := s.finish()
 	r.Workers = n
+	r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
 	if partsKept != nil {
 		kept := make([]int64, n)
 		for k, p := range gp.parts {
@@ -517,7 +518,11 @@ func (v *partsVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 
 func (v *partsVisited) Insert(_ uint64, _ []byte, _ uint64, _ int64, _ int) error {
 	gp := (*genParts)(v)
-	r, err := gp.startPart.inst.Call("insert", gp.startHash, wasmgen.NoParent)
+	args := []uint64{gp.startHash, wasmgen.NoParent}
+	if gp.mod.Compact {
+		args = append(args, 0) // a start state's rule: the trail's
+	}
+	r, err := gp.startPart.inst.Call("insert", args...)
 	if err != nil {
 		return err
 	}
@@ -538,7 +543,12 @@ func (v *partsVisited) Bytes() int64 {
 }
 
 func (v *partsVisited) Stats() store.VisitedStats {
-	return store.VisitedStats{Kind: store.KindExact, Inserted: v.Len()}
+	n := v.Len()
+	if !v.mod.Compact {
+		return store.VisitedStats{Kind: store.KindExact, Inserted: n}
+	}
+	// States of one key have one hash, so one part: the one index's bound.
+	return store.VisitedStats{Kind: store.KindCompact, Inserted: n, OmissionBound: keyOmissionBound(n, v.mod.KeyBits)}
 }
 
 func (v *partsVisited) Release() {}

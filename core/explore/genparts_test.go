@@ -38,12 +38,27 @@ func TestGeneratedPartsSameAsOne(t *testing.T) {
 		big[c.name] = true
 		cases = append(cases, c)
 	}
+	// Hash compaction: the testdata again, and models of many queue
+	// chunks (2^14 states each), which a part reuses as it goes.
+	for _, c := range testdataCases(t) {
+		c.name += " hash=40"
+		c.opts.HashCompaction = 40
+		cases = append(cases, c)
+	}
+	for _, c := range []parallelCase{
+		{"mcslock1 hash=64", dir + "sym/mcslock1.m", off},
+		{"n_peterson exact hash=64", dir + "sym/n_peterson.m", exact},
+	} {
+		c.opts.HashCompaction = 64
+		big[c.name] = true
+		cases = append(cases, c)
+	}
 	partsSameAsOne(t, wazerorun.Runtime{}, cases, func(name string) []int {
 		if big[name] {
 			return []int{2} // (three compilations of a large module)
 		}
 		return []int{2, 3}
-	}, 60, 20)
+	}, 120, 40)
 }
 
 // TestTranslatedPartsSameAsOne is TestGeneratedPartsSameAsOne for the
@@ -61,8 +76,9 @@ func TestTranslatedPartsSameAsOne(t *testing.T) {
 		}
 	}
 	cases = append(cases, parallelCase{"mcslock1", dir + "sym/mcslock1.m", verify.Options{Options: job.Options{Symmetry: "off"}}},
+		parallelCase{"mcslock1 hash=64", dir + "sym/mcslock1.m", verify.Options{Options: job.Options{Symmetry: "off", HashCompaction: 64}}},
 		parallelCase{"n_peterson exact", dir + "sym/n_peterson.m", verify.Options{Options: job.Options{Symmetry: "exact"}}})
-	partsSameAsOne(t, rt, cases, func(string) []int { return []int{2, 3} }, 8, 4)
+	partsSameAsOne(t, rt, cases, func(string) []int { return []int{2, 3} }, 10, 4)
 }
 
 // partsSameAsOne runs each case on one worker and on each number of parts
