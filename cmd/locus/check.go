@@ -194,7 +194,7 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 	fs.StringVar(&opts.Algorithm, "algo", verify.Engines()[0].Name, "search algorithm: "+engineNames()+" ('locus engines' describes them)")
 	fs.IntVar(&opts.HashCompaction, "hash-compaction", 0, "store k-bit state signatures instead of states (16-64; 0 = off); the result bounds the chance that a state was missed")
 	fs.IntVar(&opts.Workers, "workers", 0, "search with N workers in parallel (engines that can: 'locus engines' says which); the result is the same for any N (default: the number of cores, 1 for other engines)")
-	fs.Var(codegenFlag{&codegen}, "codegen", "where a one-worker bfs (and auto's exact phase) runs: "+
+	fs.Var(codegenFlag{&codegen}, "codegen", "where bfs (and auto's exact and compact phases) runs, on --workers parts of the states where the model allows: "+
 		"go translates the model's generated code to Go and builds it with the go command (kept in the user's cache; a first build takes seconds), "+
 		"wazero compiles it in process, beside (the default where the go command is) starts the compiled closures at once and builds the program beside them, "+
 		"moving the search there if it is ready first (on more than 4 workers and no -m, both run and the first to finish decides); off runs the closures alone (also LOCUS_CODEGEN=off); a bare --codegen is go where the go command is, else wazero. "+
@@ -263,9 +263,6 @@ func parseCheckFlags(args []string, stderr io.Writer) (cf checkFlags, code int, 
 			return cf, exitRejected, false
 		}
 		opts.Generated = rt
-		if opts.Workers == 0 {
-			opts.Workers = 1 // generated code runs one worker
-		}
 	}
 	if opts.Workers == 0 {
 		opts.Workers = defaultWorkers(opts.Algorithm)

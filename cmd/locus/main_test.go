@@ -247,7 +247,8 @@ func TestCodegenBeside(t *testing.T) {
 	}
 }
 
-// TestCodegen: --codegen runs the search in generated code (one worker),
+// TestCodegen: --codegen runs the search in generated code (on two
+// workers: parts of the states, one instance each),
 // translated to Go and built (go) or compiled in process (wazero), with
 // the closures' counts and verdict, a failing model included, and says
 // so; a bare --codegen is go where the go command is; with symmetry
@@ -269,10 +270,13 @@ func TestCodegen(t *testing.T) {
 	for _, kind := range kinds {
 		for _, name := range []string{"peterson.m", "broken-mutex.m"} {
 			_, ref, _ := locus(t, "check", "--json", "--symmetry", "off", "--workers", "1", example(name))
-			code, out, _ := locus(t, "check", "--json", "--symmetry", "off", "--codegen="+kind, example(name))
+			code, out, _ := locus(t, "check", "--json", "--symmetry", "off", "--workers", "2", "--codegen="+kind, example(name))
 			want, got := decode(t, ref), decode(t, out)
 			if got["code_gen"] != kind {
 				t.Fatalf("%s --codegen=%s: code_gen %v", name, kind, got["code_gen"])
+			}
+			if w := got["workers"]; name == "peterson.m" && w != 2.0 {
+				t.Fatalf("%s --codegen=%s --workers 2: on %v workers\n%s", name, kind, w, out)
 			}
 			for _, k := range []string{"verdict", "states", "rules_fired", "depth"} {
 				if got[k] != want[k] {

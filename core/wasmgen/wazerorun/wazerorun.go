@@ -20,6 +20,10 @@ import (
 type Runtime struct {
 	// Interpreter selects wazero's interpreter instead of its compiler.
 	Interpreter bool
+	// Cache, if set, keeps the modules compiled: the instances of one
+	// module (the parts of a search on several workers) are compiled
+	// once. It holds every module compiled through it.
+	Cache wazero.CompilationCache
 }
 
 // Name implements wasmgen.Runtime.
@@ -40,6 +44,9 @@ func (r Runtime) Instantiate(m *wasmgen.Module) (wasmgen.Instance, error) {
 	cfg := wazero.NewRuntimeConfigCompiler()
 	if r.Interpreter {
 		cfg = wazero.NewRuntimeConfigInterpreter()
+	}
+	if r.Cache != nil {
+		cfg = cfg.WithCompilationCache(r.Cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	mod, err := rt.Instantiate(experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(allocate)), m.Code)
