@@ -15,11 +15,11 @@ package explore
 // search's, on any number of parts (the first of two equal successors to
 // arrive is the one kept, but the two are the same state).
 //
-// Only a search that finds no violation is reported from the parts (so
-// every count, cover statements' hits included, is of the whole search): where
-// one fails an invariant or deadlocks, which violation the sequential
-// search meets first, its counterexample and the counts up to it depend on
-// the one search's order, so the search runs again on one worker, which
+// Only a search that finds no violation is reported from the parts, so
+// every count (cover statements' hits included) is the whole search's.
+// Where one fails an invariant or deadlocks, which violation the one
+// search meets first, its counterexample and the counts up to it depend
+// on that search's order: the search runs again on one worker, which
 // reports it. The same where a part traps (the one worker traps as well,
 // and the closures report the error) or the parts fill the memory budget.
 
@@ -73,8 +73,6 @@ type genPart struct {
 	// the part's counters after its last call, for progress (read by
 	// the coordinator while the part runs)
 	states, rules, pages atomic.Int64
-	// head and levelEnd are the part's, read at a level's end
-	head, levelEnd int64
 	// mail is what the other parts sent it, not yet admitted
 	mu   sync.Mutex
 	mail [][]byte
@@ -258,7 +256,6 @@ func (gp *genParts) refresh(p *genPart) error {
 	p.states.Store(at(wasmgen.InfoStates))
 	p.rules.Store(at(wasmgen.InfoRules))
 	p.pages.Store(at(wasmgen.InfoPages))
-	p.head, p.levelEnd = at(wasmgen.InfoHead), at(wasmgen.InfoLevelEnd)
 	return nil
 }
 

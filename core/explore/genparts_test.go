@@ -29,6 +29,7 @@ func TestGeneratedPartsSameAsOne(t *testing.T) {
 	big := map[string]bool{}
 	for _, c := range []parallelCase{
 		{"mcslock1", dir + "sym/mcslock1.m", off},
+		{"mcslock1 bound=20", dir + "sym/mcslock1.m", verify.Options{Options: job.Options{Symmetry: "off", Bound: 20}}},
 		{"n_peterson exact", dir + "sym/n_peterson.m", exact},
 		{"list6 exact", dir + "sym/list6.m", exact},
 		{"newlist6 exact", dir + "multiset+sym/newlist6.m", exact},
