@@ -526,37 +526,60 @@ func (gs *genSearch) finish() *Result {
 		gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
 	}
 	gs.s.pathRules = gs.pathRules // a liveness failure's trace
-	// The module counted the cover properties of the states it kept; the
-	// searcher, those of the start states.
-	if covers := gs.s.props.covers; len(covers) > 0 {
-		buf := make([]byte, 8*len(covers))
-		if err := gs.inst.Read(gs.mod.Covers, buf); err != nil {
-			gs.s.incomplete(fmt.Errorf("the cover counts could not be read: %w", err))
-		} else {
-			for i := range covers {
-				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
-			}
-		}
-	}
-	// The cover statements' hits: the start states' (the searcher ran
-	// them), then the module's, counted and pending. What the searcher
-	// ran after the start states (a violation confirmed, a trace rebuilt)
-	// is no part of the search.
-	if hits := gs.s.mc.CoverHits; len(hits) > 0 && gs.startHits != nil {
+	// The module counted the cover properties of the states it kept;
+	// the searcher, those of the start states. The cover statements'
+	// hits: the start states' (the searcher ran them), then the
+	// module's. What the searcher ran after the start states (a
+	// violation confirmed, a trace rebuilt) is no part of the search.
+	hits := gs.s.mc.CoverHits
+	if gs.startHits == nil {
+		hits = nil
+	} else {
 		copy(hits, gs.startHits)
-		buf := make([]byte, 16*len(hits))
-		if err := gs.inst.Read(gs.mod.CoverStmts, buf); err != nil {
-			gs.s.incomplete(fmt.Errorf("the cover statements' counts could not be read: %w", err))
-		} else {
-			for i := range hits {
-				hits[i] += int64(binary.LittleEndian.Uint64(buf[8*i:])) + int64(binary.LittleEndian.Uint64(buf[8*(len(hits)+i):]))
-			}
-		}
+	}
+	if err := addCounts(gs.inst, gs.mod, gs.s.props.covers, hits); err != nil {
+		gs.s.incomplete(err)
 	}
 	r := gs.s.finish()
 	r.PeakBytes += gs.pages << 16
 	r.VisitedBytes = gs.pages << 16
 	return r
+}
+
+// addCounts adds a module's counters to covers, its cover properties'
+// (how many of the states it kept satisfy each), and to hits, its cover
+// statements' (counted and pending: see wasmgen's coverStmtsFlow).
+func addCounts(inst wasmgen.Instance, mod *wasmgen.Module, covers, hits []int64) error {
+	read := func(at uint32, n int) ([]int64, error) {
+		buf := make([]byte, 8*n)
+		if err := inst.Read(at, buf); err != nil {
+			return nil, fmt.Errorf("the cover counts could not be read: %w", err)
+		}
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
+		}
+		return v, nil
+	}
+	if len(covers) > 0 {
+		v, err := read(mod.Covers, len(covers))
+		if err != nil {
+			return err
+		}
+		for i := range covers {
+			covers[i] += v[i]
+		}
+	}
+	if len(hits) > 0 {
+		v, err := read(mod.CoverStmts, 2*len(hits))
+		if err != nil {
+			return err
+		}
+		for i := range hits {
+			hits[i] += v[i] + v[len(hits)+i]
+		}
+	}
+	return nil
 }
 
 // genVisited is the module's table seen as a visited set, for the start

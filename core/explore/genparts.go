@@ -156,31 +156,12 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 	if err := gp.levels(); err != nil {
 		return nil, err
 	}
-	// The parts counted the cover properties of the states they kept;
-	// the searcher, those of the start states.
-	if covers := s.props.covers; len(covers) > 0 {
-		buf := make([]byte, 8*len(covers))
-		for _, p := range gp.parts {
-			if err := p.inst.Read(gp.mod.Covers, buf); err != nil {
-				return nil, fmt.Errorf("the cover counts could not be read: %w", err)
-			}
-			for i := range covers {
-				covers[i] += int64(binary.LittleEndian.Uint64(buf[8*i:]))
-			}
-		}
-	}
-	// The cover statements' hits: the start states' (the searcher ran
-	// them, and nothing since), and each part's, counted and pending (see
-	// wasmgen's coverStmtsFlow).
-	if hits := s.mc.CoverHits; len(hits) > 0 {
-		buf := make([]byte, 16*len(hits))
-		for _, p := range gp.parts {
-			if err := p.inst.Read(gp.mod.CoverStmts, buf); err != nil {
-				return nil, fmt.Errorf("the cover statements' counts could not be read: %w", err)
-			}
-			for i := range hits {
-				hits[i] += int64(binary.LittleEndian.Uint64(buf[8*i:])) + int64(binary.LittleEndian.Uint64(buf[8*(len(hits)+i):]))
-			}
+	// The parts counted the cover properties of the states they kept
+	// and the hits of the cover statements they ran; the searcher, those
+	// of the start states (and nothing since).
+	for _, p := range gp.parts {
+		if err := addCounts(p.inst, gp.mod, s.props.covers, s.mc.CoverHits); err != nil {
+			return nil, err
 		}
 	}
 	r := s.finish()

@@ -1650,23 +1650,32 @@ func (b *builder) run(rules []*fn) {
 	// Pass 2: read the successors' table slots.
 	f.i64Const(0)
 	f.set(touch)
-	b.eachSuccessor(f, p, end, func() {
-		if !b.parts {
-			b.touchSlot(f, touch, p)
-			return
-		}
-		// Only the slots of successors this part owns: the others are
-		// looked up by their owners. (One part alone owns them all.)
-		f.get(p)
-		f.i64Load(uint32(l.sbPad))
-		f.set(h)
-		b.owner(f, h)
-		f.globalGet(b.gSelf)
+	touchAll := func() { b.eachSuccessor(f, p, end, func() { b.touchSlot(f, touch, p) }) }
+	if !b.parts {
+		touchAll()
+	} else {
+		// In a part of several, only the slots of successors it owns:
+		// the others are looked up by their owners. (Tested once a
+		// batch, so that one part alone reads them as before.)
+		f.globalGet(b.gParts)
+		f.i32Const(1)
 		f.i32Eq()
 		f.if_()
-		b.touchSlot(f, touch, p)
+		touchAll()
+		f.else_()
+		b.eachSuccessor(f, p, end, func() {
+			f.get(p)
+			f.i64Load(uint32(l.sbPad))
+			f.set(h)
+			b.owner(f, h)
+			f.globalGet(b.gSelf)
+			f.i32Eq()
+			f.if_()
+			b.touchSlot(f, touch, p)
+			f.end()
+		})
 		f.end()
-	})
+	}
 	f.get(touch)
 	f.globalSet(b.gTouch)
 	// Pass 3: for each state of the batch, look its successors up and
