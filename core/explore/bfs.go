@@ -198,12 +198,13 @@ func generatedFirst(ctx context.Context, m *compile.Model, opts Options) (*Resul
 	}
 	oneWhy := "in code generated for the model, one is faster than a few running the compiled closures"
 	rerun := false
-	if opts.Workers > 1 && opts.Parts == nil && concurrent(opts.Generated) {
+	if rt := partsRuntime(opts); opts.Workers > 1 && rt != nil {
 		if why := partsWhyNot(m, opts); why != "" {
 			oneWhy = why
 		} else {
-			r, err := generatedParts(ctx, m, opts)
+			r, err := generatedParts(ctx, m, opts, rt)
 			if r != nil {
+				releaseParts(opts)
 				r.CodeGen = opts.Generated.Name()
 				return r, "", ""
 			}

@@ -52,6 +52,21 @@ func concurrent(rt wasmgen.Runtime) bool {
 	return ok && c.Concurrent()
 }
 
+// partsRuntime gives the runtime a generated search on parts runs on, or
+// nil: the runtime's own where its instances run at the same time, else
+// the one it starts elsewhere for parts (wasmgen.PartsRuntime: the
+// browser's helper Workers; the Workers opts.Parts started for the
+// closures wait meanwhile, in case the search goes on in them).
+func partsRuntime(opts Options) wasmgen.Runtime {
+	if p, ok := opts.Generated.(wasmgen.PartsRuntime); ok {
+		return p.Parts()
+	}
+	if opts.Parts == nil && concurrent(opts.Generated) {
+		return opts.Generated
+	}
+	return nil
+}
+
 // errPartsRerun ends a search on parts that the one worker must do
 // again; why is the note to give on its result.
 type errPartsRerun struct{ why string }
@@ -70,6 +85,8 @@ type genPart struct {
 	// process (wasmgen.SharedInstance), or nil
 	outView, inView []byte
 	info            []byte
+	// begin says the part's next level begins with its next run.
+	begin bool
 	// the part's counters after its last call, for progress (read by
 	// the coordinator while the part runs)
 	states, rules, pages atomic.Int64
@@ -102,7 +119,7 @@ type genParts struct {
 // generatedParts runs bfs in generated code on opts.Workers parts. An
 // *errPartsRerun means the one worker must run the search (again); any
 // other error that the parts could not start.
-func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Result, error) {
+func generatedParts(ctx context.Context, m *compile.Model, opts Options, rt wasmgen.Runtime) (*Result, error) {
 	mod, err := generatedModule(m, opts)
 	if err != nil {
 		return nil, err
@@ -118,14 +135,17 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options) (*Resul
 			p.inst.Close()
 		}
 	}()
-	for k := 0; k < n; k++ {
-		inst, err := opts.Generated.Instantiate(mod)
+	// Every instance starts before the first is set up: a runtime may
+	// load them at once (a helper Worker each).
+	for range n {
+		inst, err := rt.Instantiate(mod)
 		if err != nil {
 			return nil, fmt.Errorf("the generated module did not load: %w", err)
 		}
-		p := &genPart{inst: inst, info: make([]byte, 8*(wasmgen.InfoPages+1))}
-		gp.parts = append(gp.parts, p)
-		if r, err := inst.Call("init"); err != nil || r != 0 {
+		gp.parts = append(gp.parts, &genPart{inst: inst, info: make([]byte, 8*(wasmgen.InfoPages+1))})
+	}
+	for k, p := range gp.parts {
+		if r, err := p.inst.Call("init"); err != nil || r != 0 {
 			return nil, &errPartsRerun{why: "the parts' memory could not hold their tables"}
 		}
 		if err := gp.areas(p, k, n); err != nil {
@@ -225,19 +245,27 @@ func (gp *genParts) states() int64 {
 	return n
 }
 
+// infoStep is a step that reads a part's counters.
+func (gp *genParts) infoStep() wasmgen.Step {
+	return wasmgen.Step{Name: "info", ReadAt: gp.mod.Stats, ReadBytes: 8 * (wasmgen.InfoPages + 1)}
+}
+
 // refresh reads p's counters.
 func (gp *genParts) refresh(p *genPart) error {
-	if _, err := p.inst.Call("info"); err != nil {
+	steps := []wasmgen.Step{gp.infoStep()}
+	if _, err := wasmgen.RunSteps(p.inst, steps); err != nil {
 		return err
 	}
-	if err := p.inst.Read(gp.mod.Stats, p.info); err != nil {
-		return err
-	}
-	at := func(i int) int64 { return int64(binary.LittleEndian.Uint64(p.info[8*i:])) }
+	gp.counted(p, steps[0].Bytes)
+	return nil
+}
+
+// counted keeps p's counters, as an info step read them.
+func (gp *genParts) counted(p *genPart, info []byte) {
+	at := func(i int) int64 { return int64(binary.LittleEndian.Uint64(info[8*i:])) }
 	p.states.Store(at(wasmgen.InfoStates))
 	p.rules.Store(at(wasmgen.InfoRules))
 	p.pages.Store(at(wasmgen.InfoPages))
-	return nil
 }
 
 // fail stops the parts for err (the first reason given is kept).
@@ -256,9 +284,7 @@ func (gp *genParts) levels() error {
 	for level := 0; ; level++ {
 		before := gp.states()
 		for _, p := range gp.parts {
-			if _, err := p.inst.Call("begin"); err != nil {
-				return err
-			}
+			p.begin = true // with its first run
 		}
 		if level > 0 {
 			// The level just expanded found the states past the last one's
@@ -345,13 +371,27 @@ func (gp *genParts) counts() {
 }
 
 // expand runs p's run until p has expanded the level, sending its outbox
-// to the owners after every call and admitting what they sent it.
+// to the owners after every call and admitting what they sent it. A call
+// of run, taking the outbox and reading the counters are one exchange
+// with the instance (wasmgen.RunSteps).
 func (gp *genParts) expand(p *genPart) error {
 	for !gp.stop.Load() {
-		st, err := p.inst.Call("run", generatedSlice)
-		if err != nil {
-			return &errPartsRerun{why: "the generated code stopped at a run-time check"}
+		steps := []wasmgen.Step{{Name: "begin"}, {Name: "run", Args: []uint64{generatedSlice}}, {Name: "takeOutbox"}, gp.infoStep()}
+		if !p.begin {
+			steps = steps[1:]
 		}
+		p.begin = false
+		run, take, info := &steps[len(steps)-3], &steps[len(steps)-2], &steps[len(steps)-1]
+		if p.outView == nil {
+			take.ReadAt, take.ReadUnit = p.outbox, gp.stride
+		}
+		if done, err := wasmgen.RunSteps(p.inst, steps); done < len(steps)-2 {
+			return &errPartsRerun{why: "the generated code stopped at a run-time check"}
+		} else if err != nil {
+			return err
+		}
+		gp.counted(p, info.Bytes)
+		st := run.Result
 		switch st {
 		case wasmgen.StatusLevel, wasmgen.StatusPause, wasmgen.StatusOutbox:
 		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
@@ -361,9 +401,12 @@ func (gp *genParts) expand(p *genPart) error {
 		default:
 			return fmt.Errorf("the generated search returned status %d", st)
 		}
-		if err := gp.send(p); err != nil {
-			return err
+		out := take.Bytes
+		if p.outView != nil {
+			out = make([]byte, int(take.Result)*gp.stride)
+			copy(out, p.outView)
 		}
+		gp.send(out)
 		if err := gp.deliver(p); err != nil {
 			return err
 		}
@@ -374,30 +417,17 @@ func (gp *genParts) expand(p *genPart) error {
 	return nil
 }
 
-// send empties p's outbox into the mail of the entries' owners.
-func (gp *genParts) send(p *genPart) error {
-	k, err := p.inst.Call("takeOutbox")
-	if err != nil {
-		return err
-	}
-	if k == 0 {
-		return nil
-	}
-	buf := make([]byte, int(k)*gp.stride)
-	if p.outView != nil {
-		copy(buf, p.outView)
-	} else if err := p.inst.Read(p.outbox, buf); err != nil {
-		return err
+// send gives the entries of an outbox to their owners' mail.
+func (gp *genParts) send(buf []byte) {
+	if len(buf) == 0 {
+		return
 	}
 	n := len(gp.parts)
 	if n == 2 {
-		// Every entry is the other part's.
-		to := gp.parts[0]
-		if to == p {
-			to = gp.parts[1]
-		}
-		to.post(buf)
-		return nil
+		// Every entry is the other part's: the one that did not send it.
+		o := wasmgen.Owner(binary.LittleEndian.Uint64(buf[gp.stride-8:]), n)
+		gp.parts[o].post(buf)
+		return
 	}
 	byOwner := make([][]byte, n)
 	hashAt := gp.stride - 8
@@ -410,7 +440,6 @@ func (gp *genParts) send(p *genPart) error {
 			gp.parts[o].post(b)
 		}
 	}
-	return nil
 }
 
 // post adds entries to p's mail.
@@ -420,38 +449,63 @@ func (p *genPart) post(b []byte) {
 	p.mu.Unlock()
 }
 
-// deliver admits p's mail, and reads p's counters.
+// deliver admits p's mail, and reads p's counters. Without an inbox
+// shared with this process, the whole mail goes in one exchange: each
+// chunk written to the inbox and admitted in turn.
 func (gp *genParts) deliver(p *genPart) error {
 	p.mu.Lock()
 	mail := p.mail
 	p.mail = nil
 	p.mu.Unlock()
-	for _, b := range mail {
-		for len(b) > 0 {
-			k := min(len(b)/gp.stride, gp.inCap)
-			if p.inView != nil {
-				copy(p.inView, b[:k*gp.stride])
-			} else if err := p.inst.Write(p.inbox, b[:k*gp.stride]); err != nil {
-				return err
-			}
-			st, err := p.inst.Call("admit", uint64(p.inbox), uint64(k))
-			if err != nil {
+	var steps []wasmgen.Step
+	run := func() error {
+		if done, err := wasmgen.RunSteps(p.inst, steps); err != nil {
+			if done < len(steps) && steps[done].Name == "admit" {
 				return &errPartsRerun{why: "the generated code stopped at a run-time check"}
 			}
-			switch st {
+			return err
+		}
+		for _, st := range steps {
+			if st.Name != "admit" {
+				gp.counted(p, st.Bytes)
+				continue
+			}
+			switch st.Result {
 			case 0:
 			case wasmgen.StatusInvariant:
 				return &errPartsRerun{why: partsViolation}
 			case wasmgen.StatusMemory:
 				return &errPartsRerun{why: "the memory of a part could not grow"}
 			default:
-				return fmt.Errorf("the generated admit returned status %d", st)
+				return fmt.Errorf("the generated admit returned status %d", st.Result)
+			}
+		}
+		steps = steps[:0]
+		return nil
+	}
+	for _, b := range mail {
+		for len(b) > 0 {
+			k := min(len(b)/gp.stride, gp.inCap)
+			admit := wasmgen.Step{Name: "admit", Args: []uint64{uint64(p.inbox), uint64(k)}}
+			if p.inView == nil {
+				admit.WriteAt, admit.Write = p.inbox, b[:k*gp.stride]
+				steps = append(steps, admit)
+			} else {
+				copy(p.inView, b[:k*gp.stride])
+				steps = append(steps, admit)
+				if err := run(); err != nil {
+					return err
+				}
 			}
 			b = b[k*gp.stride:]
 		}
 	}
-	if err := gp.refresh(p); err != nil {
-		return err
+	// With no mail, the counters are those the last exchange read.
+	if len(mail) > 0 {
+		steps = append(steps, gp.infoStep())
+		if err := run(); err != nil {
+			return err
+		}
 	}
 	if limit := gp.s.opts.MemoryBytes; limit > 0 {
 		used := int64(0)

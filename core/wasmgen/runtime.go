@@ -1,6 +1,9 @@
 package wasmgen
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Instance is an instantiated generated module.
 type Instance interface {
@@ -55,4 +58,82 @@ type ConcurrentRuntime interface {
 // through Read and Write.
 type SharedInstance interface {
 	Share(addr, size uint32) ([]byte, error)
+}
+
+// PartsRuntime is a Runtime whose own instances share one thread (the
+// browser's Worker) but that can start instances elsewhere that do run at
+// the same time (in helper Workers, one each): a search on several
+// workers runs on Parts' instances.
+type PartsRuntime interface {
+	Runtime
+	Parts() Runtime
+}
+
+// A Step is a call, with a write before it and a read after it, each
+// optional.
+type Step struct {
+	// Write, if not empty, is written at WriteAt before the call.
+	WriteAt uint32
+	Write   []byte
+	Name    string
+	Args    []uint64
+	// After the call, ReadBytes plus ReadUnit times the call's result
+	// bytes at ReadAt are read into Bytes.
+	ReadAt              uint32
+	ReadBytes, ReadUnit int
+	// Result is what the call returned; Bytes, what was read.
+	Result uint64
+	Bytes  []byte
+}
+
+// Stepper is an Instance that runs steps in one exchange: an instance in
+// another Worker, where every call or read is a message each way.
+type Stepper interface {
+	// Steps runs steps in order and returns how many it ran without
+	// failing, and why the next one failed.
+	Steps(steps []Step) (int, error)
+}
+
+// RunSteps runs steps on in, in one exchange where in is a Stepper, and
+// returns how many ran without failing, and why the next one failed.
+func RunSteps(in Instance, steps []Step) (int, error) {
+	if s, ok := in.(Stepper); ok {
+		return s.Steps(steps)
+	}
+	for i := range steps {
+		st := &steps[i]
+		if len(st.Write) > 0 {
+			if err := in.Write(st.WriteAt, st.Write); err != nil {
+				return i, err
+			}
+		}
+		r, err := in.Call(st.Name, st.Args...)
+		if err != nil {
+			return i, err
+		}
+		st.Result = r
+		if st.ReadBytes > 0 || st.ReadUnit > 0 {
+			n, err := st.readSize()
+			if err != nil {
+				return i, err
+			}
+			st.Bytes = make([]byte, n)
+			if err := in.Read(st.ReadAt, st.Bytes); err != nil {
+				return i, err
+			}
+		}
+	}
+	return len(steps), nil
+}
+
+// readSize is how many bytes the step reads after its call.
+func (st *Step) readSize() (int, error) {
+	n := int64(st.ReadBytes)
+	if st.ReadUnit > 0 {
+		n += int64(st.ReadUnit) * int64(min(st.Result, 1<<32))
+	}
+	if n > 1<<30 {
+		return 0, fmt.Errorf("wasmgen: %s returned %d: no read of %d bytes", st.Name, st.Result, n)
+	}
+	return int(n), nil
 }

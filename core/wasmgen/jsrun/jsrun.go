@@ -40,9 +40,9 @@ type instance struct {
 	sigs            map[string]wasmgen.Signature
 }
 
-// Call converts the arguments to what the signature asks (an i64 is a
-// BigInt), calls the export and converts its result back; a trap (a
-// JavaScript exception) is an error.
+// Call converts the arguments to what the signature asks, calls the
+// export and converts its result back; a trap (a JavaScript exception) is
+// an error.
 func (b *instance) Call(name string, args ...uint64) (res uint64, err error) {
 	sig, ok := b.sigs[name]
 	if !ok || len(sig.Params) != len(args) {
@@ -53,6 +53,12 @@ func (b *instance) Call(name string, args ...uint64) (res uint64, err error) {
 			res, err = 0, fmt.Errorf("%s: %v", name, x)
 		}
 	}()
+	return Result(sig, b.exports.Call(name, Args(sig, args)...))
+}
+
+// Args converts a call's arguments to the JavaScript values sig asks for:
+// an i64 is a BigInt, an i32 a number.
+func Args(sig wasmgen.Signature, args []uint64) []any {
 	bigInt := js.Global().Get("BigInt")
 	in := make([]any, len(args))
 	for i, a := range args {
@@ -62,13 +68,18 @@ func (b *instance) Call(name string, args ...uint64) (res uint64, err error) {
 			in[i] = int32(uint32(a))
 		}
 	}
-	v := b.exports.Call(name, in...)
+	return in
+}
+
+// Result converts what a call of sig returned (0 if it returns nothing).
+func Result(sig wasmgen.Signature, v js.Value) (uint64, error) {
 	switch {
 	case sig.Results == 0:
 		return 0, nil
 	case sig.Result64:
 		// String(x), not x.toString(): a BigInt is a primitive, and
 		// syscall/js calls methods on objects only.
+		bigInt := js.Global().Get("BigInt")
 		s := js.Global().Get("String").Invoke(bigInt.Call("asUintN", 64, v)).String()
 		return strconv.ParseUint(s, 10, 64)
 	}
