@@ -9,6 +9,10 @@ self.locusPending = [];
 let gotModule;
 const moduleReady = new Promise((resolve) => { gotModule = resolve; });
 self.onmessage = (e) => {
+  if (e.data && typeof e.data === 'object' && 'genpart' in e.data) {
+    hostPart(e.data.genpart);
+    return;
+  }
   if (e.data && typeof e.data === 'object' && 'module' in e.data) {
     // {module, storage: 'indexeddb'} hides OPFS from the engine, which then
     // keeps its disk data in IndexedDB (to measure or test that backend
@@ -24,6 +28,77 @@ self.onmessage = (e) => {
     gotModule(e.data.module);
   } else self.locusPending.push(e.data);
 };
+
+// hostPart makes this Worker a part of a search in code generated for the
+// model on several Workers (wasm/worker/genparts.go): it instantiates the
+// module the engine Worker compiled and answers that Worker's calls, reads
+// and writes of the instance's memory, one message each. A write is not
+// answered: a write that failed fails the next question. The Go engine
+// does not start here.
+function hostPart(module) {
+  let exports;
+  try {
+    exports = new WebAssembly.Instance(module, {}).exports;
+  } catch (err) {
+    postMessage({ error: String(err) });
+    return;
+  }
+  const view = (addr, n) => {
+    const buf = exports.memory.buffer; // a new one after every memory.grow
+    if (addr + n > buf.byteLength) throw new RangeError(n + ' bytes at ' + addr + ' are out of memory');
+    return new Uint8Array(buf, addr, n);
+  };
+  // steps runs a batch of steps (wasmgen.Step: a write, a call, a read)
+  // and answers once: the calls' results and what was read, or how many
+  // steps ran before one failed, and why.
+  const steps = (list) => {
+    const results = [];
+    const bytes = [];
+    const transfer = [];
+    try {
+      for (const st of list) {
+        if (st.write) view(st.writeAt, st.write.byteLength).set(new Uint8Array(st.write));
+        const r = exports[st.name](...st.args);
+        results.push(r);
+        let read = null;
+        if (st.readBytes || st.readUnit) {
+          const n = st.readBytes + st.readUnit * (typeof r === 'bigint' ? Number(r) : r >>> 0);
+          read = view(st.readAt, n).slice().buffer;
+          transfer.push(read);
+        }
+        bytes.push(read);
+      }
+    } catch (err) {
+      postMessage({ error: (err && err.name ? err.name + ': ' + err.message : String(err)), done: results.length });
+      return;
+    }
+    postMessage({ results, bytes }, transfer);
+  };
+  let failed = '';
+  self.onmessage = (e) => {
+    const m = e.data;
+    try {
+      if (m.op === 'write') {
+        if (!failed) view(m.addr, m.bytes.byteLength).set(new Uint8Array(m.bytes));
+        return;
+      }
+      if (failed) throw new Error(failed);
+      if (m.op === 'call') {
+        postMessage({ result: exports[m.name](...m.args) });
+      } else if (m.op === 'steps') {
+        steps(m.steps);
+      } else if (m.op === 'read') {
+        const out = view(m.addr, m.n).slice();
+        postMessage({ bytes: out.buffer }, [out.buffer]);
+      } else throw new Error('no operation ' + m.op);
+    } catch (err) {
+      const what = (err && err.name ? err.name + ': ' + err.message : String(err));
+      if (m.op === 'write') failed = 'writing ' + m.bytes.byteLength + ' bytes at ' + m.addr + ': ' + what;
+      else postMessage({ error: what });
+    }
+  };
+  postMessage({ ready: true });
+}
 
 importScripts('wasm_exec.js');
 

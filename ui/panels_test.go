@@ -116,6 +116,12 @@ func TestVerdictPanel(t *testing.T) {
 	}
 	a.Run.Result.CodeGen = "browser"
 	for _, s := range c.Stats() {
+		if s.Key == "code" && s.Value != "WebAssembly generated for this model (browser), on 3 Workers" {
+			t.Errorf("generated code on 3 Workers = %q", s.Value)
+		}
+	}
+	a.Run.Result.Workers = 1
+	for _, s := range c.Stats() {
 		if s.Key == "code" && s.Value != "WebAssembly generated for this model (browser)" {
 			t.Errorf("generated code = %q", s.Value)
 		}

@@ -169,18 +169,19 @@ func (c *VerdictPanel) Stats() []Stat {
 }
 
 // modelCode says what ran the model's rules: WebAssembly generated for the
-// model (on one Worker, where the generator covers the model and the
-// options) or the engine's compiled closures, on how many Workers; a note
-// in the diagnostics says why the closures ran where the generated code
-// could not.
+// model (where the generator covers the model and the options) or the
+// engine's compiled closures, on how many Workers; a note in the
+// diagnostics says why the closures ran where the generated code could
+// not, or why one Worker ran what was asked of several.
 func modelCode(res *protocol.Result) string {
+	code := "the engine's compiled closures"
 	if res.CodeGen != "" {
-		return "WebAssembly generated for this model (" + res.CodeGen + ")"
+		code = "WebAssembly generated for this model (" + res.CodeGen + ")"
 	}
 	if res.Workers > 1 {
-		return fmt.Sprintf("the engine's compiled closures, on %d Workers", res.Workers)
+		code += fmt.Sprintf(", on %d Workers", res.Workers)
 	}
-	return "the engine's compiled closures"
+	return code
 }
 
 // guaranteeLabel says what a verdict rests on, for the engines where that

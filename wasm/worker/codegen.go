@@ -3,10 +3,10 @@
 package main
 
 // This file runs modules generated for a model (core/wasmgen) in the
-// browser's own WebAssembly engine: verify.Check gets this runtime, so a
-// one-worker bfs runs in the generated module where the generator covers
-// the model and the options (and on the closures, with a note, where it
-// does not). The browser compiles the generated code to machine code; it
+// browser's own WebAssembly engine: verify.Check gets this runtime, so bfs
+// and auto run in the generated module where the generator covers the
+// model and the options (and on the closures, with a note, where it does
+// not), on several Workers where asked (genparts.go). The browser compiles the generated code to machine code; it
 // ran mcslock1 3.4-3.5x faster than the closures in Go's wasm output
 // (issue 8). The page's {module, codegen: 'off'} message turns it off
 // (public/worker.js sets self.locusCodegen), to measure the closures.
@@ -15,7 +15,6 @@ import (
 	"syscall/js"
 
 	"github.com/locus-mc/locus/core/wasmgen"
-	"github.com/locus-mc/locus/core/wasmgen/jsrun"
 )
 
 // codegenRuntime gives the browser's runtime, or nil where the page asked
@@ -26,5 +25,5 @@ func codegenRuntime() wasmgen.Runtime {
 	if js.Global().Get("locusCodegen").String() == "off" {
 		return nil
 	}
-	return jsrun.Runtime{}
+	return browserRuntime{parts: &helperRuntime{}}
 }

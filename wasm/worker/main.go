@@ -245,6 +245,9 @@ func (w *worker) check(m protocol.Message) {
 	// Worker, where that covers it (on a few Workers too: it is the
 	// faster), else on the closures over o.Workers Workers.
 	opts.Generated = codegenRuntime()
+	if rt, ok := opts.Generated.(browserRuntime); ok && o.Workers > 1 {
+		rt.parts.prestart(o.Workers)
+	}
 	if o.Workers > 1 {
 		// The helpers start with the check, so that they compile the
 		// model while this Worker does (sci: 0.4-0.6 s in each).

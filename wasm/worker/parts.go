@@ -133,9 +133,7 @@ func bytesOf(buf js.Value) []byte {
 
 // postBytes posts msg to target as a transferred ArrayBuffer.
 func postBytes(target js.Value, msg []byte) {
-	u8 := js.Global().Get("Uint8Array").New(len(msg))
-	js.CopyBytesToJS(u8, msg)
-	buf := u8.Get("buffer")
+	buf := bytesToJS(msg)
 	target.Call("postMessage", buf, []any{buf})
 }
 

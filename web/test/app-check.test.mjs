@@ -67,15 +67,15 @@ test('a scalarset example counts the same states as the CLI with each symmetry o
     assert.match(code, /WebAssembly generated for this model/, `symmetry ${sym}`);
   }
   // Two Workers chosen in the menu (it offers up to the cores): the
-  // generated code, which covers the model, runs on one, with the same
-  // count.
+  // generated code, which covers the model, runs on two (a part of the
+  // search in each), with the same count.
   await page.locator('[data-testid=opt-symmetry]').selectOption('exact');
   if (await page.evaluate(() => navigator.hardwareConcurrency) >= 2) {
     await page.locator('[data-testid=opt-workers]').selectOption('2');
     const native = h.nativeCheck(join('examples', file), ['--symmetry', 'exact']);
     assert.equal(await h.run(page), native.verdict);
     assert.equal(await h.statNumber(page, 'states'), native.states);
-    assert.match(await page.locator('[data-testid=stat-code] dd').textContent(), /WebAssembly generated for this model/);
+    assert.match(await page.locator('[data-testid=stat-code] dd').textContent(), /WebAssembly generated for this model \(browser\), on 2 Workers/);
     await page.locator('[data-testid=opt-workers]').selectOption('0');
   }
 });

@@ -82,16 +82,39 @@ test('a parallel check in Web Workers gives the native result', async () => {
   await page.close();
 });
 
-test('asked for several Workers, the engine Worker runs generated code on one where it covers the model', async () => {
+test('asked for several Workers, the engine runs generated code on parts in helper Workers', async () => {
   const page = await app.browser.context.newPage();
   await h.openApp(page, app.srv.url);
-  const file = 'examples/broken-mutex.m';
-  const native = h.nativeCheck(file, ['--algo', 'bfs', '--workers', '1', '--symmetry', 'off', '--trace', 'full']);
+  // Each part is an instance of the model's module in a Worker of its own
+  // (wasm/worker/genparts.go): the counts and levels are the one search's,
+  // exact and with hash compaction, on 2 and 3 parts, for bfs and auto.
+  const file = 'examples/bakery.m';
+  for (const [sym, hash] of [['off', 0], ['exact', 0], ['off', 40]]) {
+    const flags = ['--algo', 'bfs', '--workers', '1', '--symmetry', sym, '--trace', 'none'];
+    const native = h.nativeCheck(file, hash ? [...flags, '--hash-compaction', String(hash)] : flags);
+    for (const [algorithm, workers] of [['bfs', 2], ['bfs', 3], ['auto', 2]]) {
+      if (algorithm === 'auto' && hash) continue;
+      const options = { algorithm, symmetry: sym, memory_bytes: 256 << 20, workers };
+      if (hash) options.hash_compaction = hash;
+      const got = await engineCheck(page, file, options, 'shared');
+      const what = `${algorithm}, symmetry ${sym}, hash ${hash}, ${workers} workers`;
+      assert.ok(got.code_gen, `${what}: ran on the closures, not generated code`);
+      assert.equal(got.workers, workers, `${what}: ran on ${got.workers} workers (${JSON.stringify(got.diagnostics)})`);
+      for (const k of ['verdict', 'states', 'rules_fired', 'depth', 'level_sizes']) assert.deepEqual(got[k], native[k], `${what}: ${k}`);
+    }
+  }
+  // A violation found on parts: the search runs again on one Worker, which
+  // reports the one search's counterexample.
+  const broken = 'examples/broken-mutex.m';
+  const native = h.nativeCheck(broken, ['--algo', 'bfs', '--workers', '1', '--symmetry', 'off', '--trace', 'full']);
   for (const algorithm of ['bfs', 'auto']) {
-    const got = await engineCheck(page, file, { algorithm, symmetry: 'off', memory_bytes: 256 << 20, workers: 2 }, 'shared');
+    const got = await engineCheck(page, broken, { algorithm, symmetry: 'off', memory_bytes: 256 << 20, workers: 2 }, 'shared');
     assert.ok(got.code_gen, `${algorithm}: ran on the closures, not generated code`);
     assert.ok(!(got.workers > 1), `${algorithm}: ran on ${got.workers} workers`);
+    assert.ok((got.diagnostics || []).some((d) => /stopped at a violation, and ran again on one/.test(d.message)), `${algorithm}: ${JSON.stringify(got.diagnostics)}`);
     for (const k of ['verdict', 'states', 'rules_fired']) assert.deepEqual(got[k], native[k], `${algorithm}: ${k}`);
+    const steps = (v) => v && v.trace?.map(({ rule }) => rule);
+    assert.deepEqual(steps(got.violation), steps(native.violation), `${algorithm}: the counterexample`);
   }
   await page.close();
 });
