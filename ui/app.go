@@ -402,10 +402,11 @@ func (a *App) options() protocol.Options {
 	return o
 }
 
-// maxAutoWorkers bounds the automatic number of Workers: each is a Go
-// instance of its own (tens of MiB before it holds a state), and the
-// engine prefers code generated for the model on one Worker to the
-// closures on up to four (core/explore's besideTakeOver).
+// maxAutoWorkers bounds the automatic number of Workers: each helper of the
+// closures is a Go instance of its own (tens of MiB before it holds a
+// state), and code generated for the model, which the engine prefers,
+// gains on more Workers only where its levels are large (each costs a few
+// message round trips).
 const maxAutoWorkers = 4
 
 // AutoWorkers is the number of Workers "automatic" means here, where the

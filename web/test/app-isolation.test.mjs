@@ -49,7 +49,7 @@ async function engineRun(page, file, source, options, transport, codegen) {
         };
         // No compiled module: the Worker fetches engine.wasm. codegen
         // 'off': a model without symmetry would otherwise run in code
-        // generated for it, on one Worker.
+        // generated for it.
         w.postMessage({ module: null, codegen });
         w.postMessage(JSON.stringify({ type: 'check', id: 1, filename, source, options }));
       });
