@@ -84,7 +84,6 @@ type genPart struct {
 	// outView and inView are the outbox and the inbox shared with this
 	// process (wasmgen.SharedInstance), or nil
 	outView, inView []byte
-	info            []byte
 	// begin says the part's next level begins with its next run.
 	begin bool
 	// the part's counters after its last call, for progress (read by
@@ -142,7 +141,7 @@ func generatedParts(ctx context.Context, m *compile.Model, opts Options, rt wasm
 		if err != nil {
 			return nil, fmt.Errorf("the generated module did not load: %w", err)
 		}
-		gp.parts = append(gp.parts, &genPart{inst: inst, info: make([]byte, 8*(wasmgen.InfoPages+1))})
+		gp.parts = append(gp.parts, &genPart{inst: inst})
 	}
 	for k, p := range gp.parts {
 		if r, err := p.inst.Call("init"); err != nil || r != 0 {
