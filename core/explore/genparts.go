@@ -370,46 +370,47 @@ func (gp *genParts) counts() {
 }
 
 // expand runs p's run until p has expanded the level, sending its outbox
-// to the owners after every call and admitting what they sent it. A call
-// of run, taking the outbox and reading the counters are one exchange
-// with the instance (wasmgen.RunSteps).
+// to the owners after every call. Each call of run is one exchange with
+// the instance (wasmgen.RunSteps): the level's begin with its first run,
+// admitting the mail that came since the last (unless the inbox is shared
+// with this process: then it is admitted first, a chunk at a time), run,
+// taking the outbox and reading the counters.
 func (gp *genParts) expand(p *genPart) error {
 	for !gp.stop.Load() {
-		steps := []wasmgen.Step{{Name: "begin"}, {Name: "run", Args: []uint64{generatedSlice}}, {Name: "takeOutbox"}, gp.infoStep()}
-		if !p.begin {
-			steps = steps[1:]
+		// The level begins before any mail is admitted: what the others
+		// send is the next level's.
+		var steps []wasmgen.Step
+		if p.begin {
+			p.begin = false
+			steps = append(steps, wasmgen.Step{Name: "begin"})
+			if p.inView != nil { // mailSteps admits at once
+				if err := gp.exchange(p, steps); err != nil {
+					return err
+				}
+				steps = nil
+			}
 		}
-		p.begin = false
-		run, take, info := &steps[len(steps)-3], &steps[len(steps)-2], &steps[len(steps)-1]
+		mail, _, err := gp.mailSteps(p)
+		if err != nil {
+			return err
+		}
+		steps = append(steps, mail...)
+		take := wasmgen.Step{Name: "takeOutbox"}
 		if p.outView == nil {
 			take.ReadAt, take.ReadUnit = p.outbox, gp.stride
 		}
-		if done, err := wasmgen.RunSteps(p.inst, steps); done < len(steps)-2 {
-			return &errPartsRerun{why: "the generated code stopped at a run-time check"}
-		} else if err != nil {
+		steps = append(steps, wasmgen.Step{Name: "run", Args: []uint64{generatedSlice}}, take, gp.infoStep())
+		if err := gp.exchange(p, steps); err != nil {
 			return err
 		}
-		gp.counted(p, info.Bytes)
-		st := run.Result
-		switch st {
-		case wasmgen.StatusLevel, wasmgen.StatusPause, wasmgen.StatusOutbox:
-		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
-			return &errPartsRerun{why: partsViolation}
-		case wasmgen.StatusMemory:
-			return &errPartsRerun{why: "the memory of a part could not grow"}
-		default:
-			return fmt.Errorf("the generated search returned status %d", st)
-		}
+		run, take := steps[len(steps)-3], steps[len(steps)-2]
 		out := take.Bytes
 		if p.outView != nil {
 			out = make([]byte, int(take.Result)*gp.stride)
 			copy(out, p.outView)
 		}
 		gp.send(out)
-		if err := gp.deliver(p); err != nil {
-			return err
-		}
-		if st == wasmgen.StatusLevel {
+		if run.Result == wasmgen.StatusLevel {
 			return nil
 		}
 	}
@@ -448,40 +449,24 @@ func (p *genPart) post(b []byte) {
 	p.mu.Unlock()
 }
 
-// deliver admits p's mail, and reads p's counters. Without an inbox
-// shared with this process, the whole mail goes in one exchange: each
-// chunk written to the inbox and admitted in turn.
+// deliver admits p's mail, and reads p's counters.
 func (gp *genParts) deliver(p *genPart) error {
+	steps, admitted, err := gp.mailSteps(p)
+	if err != nil || !admitted {
+		return err // with no mail, the counters are the last exchange's
+	}
+	return gp.exchange(p, append(steps, gp.infoStep()))
+}
+
+// mailSteps takes p's mail as admit steps, each writing a chunk of it to
+// the inbox. Where the inbox is shared with this process, it admits the
+// mail itself, a chunk an exchange, and gives no steps; admitted says
+// whether there was mail.
+func (gp *genParts) mailSteps(p *genPart) (steps []wasmgen.Step, admitted bool, err error) {
 	p.mu.Lock()
 	mail := p.mail
 	p.mail = nil
 	p.mu.Unlock()
-	var steps []wasmgen.Step
-	run := func() error {
-		if done, err := wasmgen.RunSteps(p.inst, steps); err != nil {
-			if done < len(steps) && steps[done].Name == "admit" {
-				return &errPartsRerun{why: "the generated code stopped at a run-time check"}
-			}
-			return err
-		}
-		for _, st := range steps {
-			if st.Name != "admit" {
-				gp.counted(p, st.Bytes)
-				continue
-			}
-			switch st.Result {
-			case 0:
-			case wasmgen.StatusInvariant:
-				return &errPartsRerun{why: partsViolation}
-			case wasmgen.StatusMemory:
-				return &errPartsRerun{why: "the memory of a part could not grow"}
-			default:
-				return fmt.Errorf("the generated admit returned status %d", st.Result)
-			}
-		}
-		steps = steps[:0]
-		return nil
-	}
 	for _, b := range mail {
 		for len(b) > 0 {
 			k := min(len(b)/gp.stride, gp.inCap)
@@ -491,19 +476,46 @@ func (gp *genParts) deliver(p *genPart) error {
 				steps = append(steps, admit)
 			} else {
 				copy(p.inView, b[:k*gp.stride])
-				steps = append(steps, admit)
-				if err := run(); err != nil {
-					return err
+				if err := gp.exchange(p, []wasmgen.Step{admit}); err != nil {
+					return nil, true, err
 				}
 			}
 			b = b[k*gp.stride:]
 		}
 	}
-	// With no mail, the counters are those the last exchange read.
-	if len(mail) > 0 {
-		steps = append(steps, gp.infoStep())
-		if err := run(); err != nil {
-			return err
+	return steps, len(mail) > 0, nil
+}
+
+// exchange runs steps on p and checks what they returned: admit's and
+// run's statuses, and the memory of the parts after p's counters.
+func (gp *genParts) exchange(p *genPart, steps []wasmgen.Step) error {
+	if done, err := wasmgen.RunSteps(p.inst, steps); err != nil {
+		switch steps[min(done, len(steps)-1)].Name {
+		case "admit", "begin", "run":
+			return &errPartsRerun{why: "the generated code stopped at a run-time check"}
+		}
+		return err
+	}
+	for _, st := range steps {
+		switch st.Name {
+		case "info":
+			gp.counted(p, st.Bytes)
+		case "admit", "run":
+			// admit returns 0 when it is done; run, that it stopped for
+			// the host.
+			ok := st.Result == 0
+			if st.Name == "run" {
+				ok = st.Result == wasmgen.StatusLevel || st.Result == wasmgen.StatusPause || st.Result == wasmgen.StatusOutbox
+			}
+			switch {
+			case ok:
+			case st.Result == wasmgen.StatusInvariant || st.Result == wasmgen.StatusDeadlock:
+				return &errPartsRerun{why: partsViolation}
+			case st.Result == wasmgen.StatusMemory:
+				return &errPartsRerun{why: "the memory of a part could not grow"}
+			default:
+				return fmt.Errorf("the generated %s returned status %d", st.Name, st.Result)
+			}
 		}
 	}
 	if limit := gp.s.opts.MemoryBytes; limit > 0 {
