@@ -165,7 +165,11 @@ func runResume(args []string, stdout, stderr io.Writer) int {
 	var run savedRun
 	data, err := fs.ReadSegment(runFile, nil)
 	if err == nil {
-		err = json.Unmarshal(data, &run)
+		if jerr := json.Unmarshal(data, &run); jerr != nil {
+			// Killed while it saved its command line, the run never
+			// reached a checkpoint either.
+			err = fmt.Errorf("its saved command line is incomplete (%v): the run was stopped as it started; start it again with 'locus check --checkpoint'", jerr)
+		}
 	}
 	var src []byte
 	if err == nil {

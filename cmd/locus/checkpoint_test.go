@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -169,7 +170,13 @@ func TestAutoCheckpointResume(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	started := func() bool { _, err := os.Stat(filepath.Join(dir, runFile)); return err == nil }
+	// Started: the run's command line is saved whole (killed while the
+	// file is written, the run has nothing to resume: see
+	// TestResumeOfARunKilledAsItStarted).
+	started := func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, runFile))
+		return err == nil && len(b) > 0 && json.Valid(b)
+	}
 	killWhen(t, bin, "the run's start", started, append([]string{"check", "--json", "--checkpoint", dir}, append(flags, model)...)...)
 	if gen := newestCheckpoint(dir); gen != 0 {
 		t.Fatalf("killed at the start, yet checkpoint %d was written", gen)
@@ -185,5 +192,24 @@ func TestAutoCheckpointResume(t *testing.T) {
 	// The start over is a new run: two resumptions from checkpoints.
 	if got.Checkpoint == nil || got.Checkpoint.Resumed != 2 {
 		t.Fatalf("checkpoint report %+v, want 2 resumptions", got.Checkpoint)
+	}
+}
+
+// TestResumeOfARunKilledAsItStarted: a run killed while it saved its
+// command line (the file there, its bytes not yet) has nothing to resume,
+// and resume says so, with what to do, instead of a JSON error alone.
+func TestResumeOfARunKilledAsItStarted(t *testing.T) {
+	bin := binary(t, false)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, runFile), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, modelFile), []byte("var x: boolean;"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "resume", dir).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitError || !strings.Contains(string(out), "stopped as it started; start it again with 'locus check --checkpoint'") {
+		t.Fatalf("resume: %v: %s", err, out)
 	}
 }
