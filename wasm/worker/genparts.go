@@ -93,16 +93,16 @@ func newHelper() *helperInstance {
 	h.onMessage = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		data := args[0].Get("data")
 		if e := data.Get("error"); e.Truthy() {
-			h.answer(reply{v: data, err: errors.New(e.String())})
+			offer(h.replies, reply{v: data, err: errors.New(e.String())})
 		} else {
-			h.answer(reply{v: data})
+			offer(h.replies, reply{v: data})
 		}
 		return nil
 	})
 	h.onError = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		// Handled here: not reported again as this Worker's own error.
 		args[0].Call("preventDefault")
-		h.answer(reply{err: fmt.Errorf("its Worker failed: %s", args[0].Get("message").String())})
+		offer(h.replies, reply{err: fmt.Errorf("its Worker failed: %s", args[0].Get("message").String())})
 		return nil
 	})
 	h.worker.Set("onmessage", h.onMessage)
@@ -128,15 +128,6 @@ type helperInstance struct {
 	failed             error // the helper's failure, for every later call
 }
 
-// answer queues a reply without blocking (a JavaScript callback must
-// not): a helper has one question outstanding, and may fail besides.
-func (h *helperInstance) answer(r reply) {
-	select {
-	case h.replies <- r:
-	default:
-	}
-}
-
 // ask posts msg (with the ArrayBuffers in transfer) and waits for the
 // answer; it first waits for the helper to load the module.
 func (h *helperInstance) ask(msg js.Value, transfer ...any) (js.Value, error) {
@@ -156,9 +147,9 @@ func (h *helperInstance) ask(msg js.Value, transfer ...any) (js.Value, error) {
 }
 
 func (h *helperInstance) Call(name string, args ...uint64) (uint64, error) {
-	sig, ok := h.sigs[name]
-	if !ok || len(sig.Params) != len(args) {
-		return 0, fmt.Errorf("wasmgen: no function %s of %d parameters", name, len(args))
+	sig, err := jsrun.Lookup(h.sigs, name, len(args))
+	if err != nil {
+		return 0, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -196,9 +187,9 @@ func (h *helperInstance) Steps(steps []wasmgen.Step) (int, error) {
 	sigs := make([]wasmgen.Signature, len(steps))
 	for i := range steps {
 		st := &steps[i]
-		sig, ok := h.sigs[st.Name]
-		if !ok || len(sig.Params) != len(st.Args) {
-			return 0, fmt.Errorf("wasmgen: no function %s of %d parameters", st.Name, len(st.Args))
+		sig, err := jsrun.Lookup(h.sigs, st.Name, len(st.Args))
+		if err != nil {
+			return 0, err
 		}
 		sigs[i] = sig
 		o := js.Global().Get("Object").New()

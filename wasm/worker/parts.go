@@ -71,20 +71,20 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 				msg, err := protocol.Decode(data.String())
 				switch {
 				case err != nil:
-					deliver(ch, partMsg{err: err})
+					offer(ch, partMsg{err: err})
 				case msg.Type == protocol.TypeError:
-					deliver(ch, partMsg{err: errors.New(msg.Message)})
+					offer(ch, partMsg{err: errors.New(msg.Message)})
 				}
 				return nil // the helper's ready message
 			}
-			deliver(ch, partMsg{data: bytesOf(data)})
+			offer(ch, partMsg{data: bytesOf(data)})
 			return nil
 		})
 		onError := js.FuncOf(func(_ js.Value, args []js.Value) any {
 			// Handled here: not reported again as this Worker's own
 			// error, which would end the check on the page.
 			args[0].Call("preventDefault")
-			deliver(ch, partMsg{err: fmt.Errorf("its Worker failed: %s", args[0].Get("message").String())})
+			offer(ch, partMsg{err: fmt.Errorf("its Worker failed: %s", args[0].Get("message").String())})
 			return nil
 		})
 		w.Set("onmessage", onMessage)
@@ -114,9 +114,10 @@ func startParts(m protocol.Message) (*partWorkers, error) {
 	return p, nil
 }
 
-// deliver queues a message without blocking (a JavaScript callback must
-// not): a part has at most one answer outstanding, and a failure or two.
-func deliver(ch chan partMsg, m partMsg) {
+// offer queues a message without blocking (a JavaScript callback must
+// not): a part or a helper has at most one answer outstanding, and a
+// failure or two.
+func offer[T any](ch chan T, m T) {
 	select {
 	case ch <- m:
 	default:

@@ -44,9 +44,9 @@ type instance struct {
 // export and converts its result back; a trap (a JavaScript exception) is
 // an error.
 func (b *instance) Call(name string, args ...uint64) (res uint64, err error) {
-	sig, ok := b.sigs[name]
-	if !ok || len(sig.Params) != len(args) {
-		return 0, fmt.Errorf("wasmgen: no function %s of %d parameters", name, len(args))
+	sig, err := Lookup(b.sigs, name, len(args))
+	if err != nil {
+		return 0, err
 	}
 	defer func() {
 		if x := recover(); x != nil {
@@ -54,6 +54,16 @@ func (b *instance) Call(name string, args ...uint64) (res uint64, err error) {
 		}
 	}()
 	return Result(sig, b.exports.Call(name, Args(sig, args)...))
+}
+
+// Lookup gives the signature of the export name, which a call passes
+// args arguments.
+func Lookup(sigs map[string]wasmgen.Signature, name string, args int) (wasmgen.Signature, error) {
+	sig, ok := sigs[name]
+	if !ok || len(sig.Params) != args {
+		return sig, fmt.Errorf("wasmgen: no function %s of %d parameters", name, args)
+	}
+	return sig, nil
 }
 
 // Args converts a call's arguments to the JavaScript values sig asks for:
