@@ -47,12 +47,22 @@ func mix64(x uint64) uint64 {
 // chosen to stress it, each for a distinct state: spread evenly, then
 // crowded under one prefix of 14 bits (one corner of the directory goes
 // deep while the other blocks stay shallow, so many directory entries
-// point to each of them), then the same again, which must all be found
-// with their ids, as must none of the states never inserted. Last, states
-// whose hashes agree in every bit the index uses: no split can part them,
-// and the index must say so (memory ran out), not loop.
+// describe each of them), then spread evenly again (the shallow blocks
+// grow and split, and each of their entries must follow), which must all
+// be found with their ids, as must none of the states never inserted.
+// Last, states whose hashes agree in every bit the index uses: no split
+// can part them, and the index must say so (memory ran out), not loop.
+// Under hash compaction (whose blocks grow before they split) the same,
+// where found is a key met, and a state of the same hash is taken for it.
 func TestIndex(t *testing.T) {
-	mod, inst := instantiate(t, compileSource(t, "index.m", []byte(indexModel)), wasmgen.Options{})
+	for _, compact := range []bool{false, true} {
+		name := map[bool]string{false: "exact", true: "compact"}[compact]
+		t.Run(name, func(t *testing.T) { testIndex(t, compact) })
+	}
+}
+
+func testIndex(t *testing.T, compact bool) {
+	mod, inst := instantiate(t, compileSource(t, "index.m", []byte(indexModel)), wasmgen.Options{Compact: compact})
 	defer inst.Close()
 	if r, err := inst.Call("init"); err != nil || r != 0 {
 		t.Fatalf("init: %d, %v", r, err)
@@ -76,39 +86,47 @@ func TestIndex(t *testing.T) {
 		if id := find(n, h); id >= 0 {
 			t.Fatalf("state %d (hash %#x) found (id %d) before it was inserted", n, h, id)
 		}
-		r, err := inst.Call("insert", h, wasmgen.NoParent)
+		args := []uint64{h, wasmgen.NoParent}
+		if compact {
+			args = append(args, 0) // the rule
+		}
+		r, err := inst.Call("insert", args...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	const spread, crowded = 60000, 60000
+	const spread, crowded, total = 60000, 60000, 180000
 	hash := func(n uint64) uint64 {
-		if n < spread {
+		if n < spread || n >= spread+crowded {
 			return mix64(n)
 		}
 		return 0x2bcd<<50 | mix64(n)>>14 // the top 14 bits fixed
 	}
-	for n := uint64(0); n < spread+crowded; n++ {
+	for n := uint64(0); n < total; n++ {
 		if r := insert(n, hash(n)); r != 0 {
 			t.Fatalf("state %d: insert says memory ran out", n)
 		}
 	}
-	for n := uint64(0); n < spread+crowded; n++ {
-		if id := find(n, hash(n)); id != int64(n) {
+	for n := uint64(0); n < total; n++ {
+		want := int64(n)
+		if compact {
+			want = 0 // a key's states keep no id
+		}
+		if id := find(n, hash(n)); id != want {
 			t.Fatalf("state %d (hash %#x): found as id %d", n, hash(n), id)
 		}
 		// A state never inserted, with the same hash and with others.
-		if id := find(n+1<<40, hash(n)); id != -1 {
+		if id := find(n+1<<40, hash(n)); id != -1 && !compact {
 			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n), id)
 		}
 		if id := find(n+1<<40, hash(n)^1<<40); id != -1 {
 			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n)^1<<40, id)
 		}
 	}
-	// The index uses none of hash bits 0-31 (a slot's tag is bits 32-63,
-	// its home bits 32-40, the directory the top bits): these hashes are
-	// all one to it.
+	// The index uses none of hash bits 0-31 (a slot's tag and its home
+	// are bits 32-63, the directory the top bits): these hashes are all
+	// one to it.
 	const same = 0x1234_5678_9abc_def0 &^ (1<<32 - 1)
 	for k := uint64(0); ; k++ {
 		if k > 512 {

@@ -3,7 +3,7 @@ package wasmgen
 // This file generates the search itself: states packed as core/compile
 // packs them, hashed as core/state hashes them, an index of ids (32 more
 // bits of the hash as a tag above the id, as store.Exact) in blocks that
-// split as they fill (see blockSlots), the states in chunks in id order,
+// split as they fill (see segShift), the states in chunks in id order,
 // which is BFS order, so the states not yet expanded are the queue, and
 // per state its parent and rule (the trail). Under hash compaction
 // (Options.Compact) the index keeps hashes, no id, the records are the
@@ -42,27 +42,49 @@ const (
 	maxChunks = 1 << 16
 	idBits    = 32
 	idMask    = 1<<idBits - 1
-	// The index of states is split into blocks of blockSlots slots (linear
-	// probing within a block), and a directory of the blocks by the hash's
-	// top bits, as extendible hashing (Fagin et al. 1979) has it: a block
-	// splits in two when a state would sit splitProbes slots or more past
-	// its home, so the index grows a block at a time, never copying
-	// itself, and the memory a search needs grows with its states, with
-	// no peak when a table doubles. Splitting on the probe length rather
-	// than a count splits blocks at different loads, so not all at once
-	// (blocks of one depth fill together, and would split together: the
-	// index's load would swing), and needs no count, which was a cache
-	// miss more per new state. cache3's index holds 12.6 bytes a state
-	// (0.63 full); a threshold of 32 gave 50.6 bytes a state in all, 64
-	// 45.6, 128 43.3 but slower probes.
+	// The index of states is split into blocks (linear probing within a
+	// block), and a directory of the blocks by the hash's top bits, as
+	// extendible hashing (Fagin et al. 1979) has it, so the index grows a
+	// block at a time, never copying itself, and the memory a search needs
+	// grows with its states, with no peak when a table doubles. A block is
+	// segments of segSlots slots, which its directory entries list (each
+	// of its entries: they are copies). When a state would sit splitProbes
+	// slots or more past its home, or the block is full, the block splits
+	// in two, each half given the segments it needs. Splitting on the
+	// probe length rather than a count needs no count, which was a cache
+	// miss more per new state.
+	// A block of the exact index has maxSegs segments (512 slots): after
+	// a split both halves are half full, and as blocks of one depth fill
+	// together the index's load swings between about 0.5 and 0.7
+	// (mcslock1's and list6's end near 0.5: 15.8 bytes a state). Under
+	// hash compaction, where memory is what the user asked to save, a
+	// block starts at minSegs segments and grows by growSegs (its entries
+	// placed again) before it splits, so its halves start near their
+	// fill and the index stays 0.72-0.79 full (modelled on the corpus'
+	// hashes): mcslock1 under 40-bit compaction 23.2 → 19.0 bytes a
+	// state. The exact index could too (mcslock1 29.0 → 25.0 bytes a
+	// state, list6 41.3 → 37.4), but placing entries again and the longer
+	// probes of a fuller index made mcslock1 10-18% slower (adash 9-14%).
 	// Blocks are chosen by hash bits 63 down to 41, a slot in a block by
-	// bits 32-40.
-	blockSlots    = 512
-	blockHead     = 8 // unused (4 bytes), then the block's depth (uint32)
-	blockBytes    = blockHead + 8*blockSlots
+	// bits 32-63 (see homeIn).
+	segShift = 6
+	segSlots = 1 << segShift
+	segBytes = 8 * segSlots
+	minSegs  = 4 // under hash compaction (see leastSegs)
+	maxSegs  = 8
+	growSegs = 2
+	// A directory entry: its block's segments, its depth, then the
+	// addresses of its segments (uint32 each): under hash compaction every
+	// segment's (an entry of 64 bytes), else the first's (16 bytes: an
+	// exact block's segments are contiguous). See dirShift.
+	headSegs      = 8
+	listShift     = 6
+	baseShift     = 4
 	splitProbes   = 64
 	maxBlockDepth = 23
 	statsSlots    = 16
+	// a directory entry holds its head and segments
+	_ = uint(1<<listShift - headSegs - 4*maxSegs)
 	// run expands up to maxBatch states together, as many as have room
 	// for every rule's successor in batchBytes (see run).
 	maxBatch   = 16
@@ -415,18 +437,19 @@ type builder struct {
 	gN, gHead, gLevelEnd, gRules, gHeap, gAt, gRule, gInv, gTouch uint32
 	// props: the model has invariants or assumptions for new states.
 	props bool
-	// the index: its directory of blocks (see find), 64 less its depth,
-	// its depth, the block of find's slot, the block splits copy out to
-	gDir, gDirShift, gDepth, gBlk, gProbes, gScratch uint32
+	// the index: its directory of blocks (see segShift), 64 less its
+	// depth, its depth, the slots find's last lookup probed, the scratch
+	// area grow moves a block's entries to
+	gDir, gDirShift, gDepth, gProbes, gScratch uint32
 	// succ is the successor area's address, batch the batch's states'
 	// ends of successors and flags (see run)
 	succ, batch uint32
 	batchStates int
 	// functions
-	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, split, checkProps_ *fn
-	countCovers                                                                       *fn // nil: no cover property
-	canon, symBase                                                                    *fn // nil: no symmetry reduction
-	gMoved                                                                            uint32
+	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	countCovers                                                                      *fn // nil: no cover property
+	canon, symBase                                                                   *fn // nil: no symmetry reduction
+	gMoved                                                                           uint32
 	// Under hash compaction: qAddr(id), the address of a waiting state's
 	// packed form, and the free queue chunks (a list through their first
 	// words).
@@ -468,7 +491,6 @@ func (b *builder) globals() {
 	b.gDir = m.addGlobal(i32, 0)
 	b.gDirShift = m.addGlobal(i64, 0)
 	b.gDepth = m.addGlobal(i32, 0)
-	b.gBlk = m.addGlobal(i32, 0)
 	b.gProbes = m.addGlobal(i32, 0)
 	b.gScratch = m.addGlobal(i32, 0)
 	b.gTouch = m.addGlobal(i64, 0) // what run's pass 2 read, so that it is not dropped
@@ -733,12 +755,12 @@ func (b *builder) runtime() {
 	}
 
 	// find(h) -> the id of the state in the pack buffer, or -1; sets the
-	// slot where insert puts it, and its block.
+	// slot where insert puts it, and how many slots it probed.
 	b.find = m.newFunc([]byte{i64}, []byte{i32})
 	b.find.name = "find"
 	{
 		f := b.find
-		tag, blk, i, e, id, n := f.local(i64), f.local(i32), f.local(i32), f.local(i64), f.local(i32), f.local(i32)
+		tag, blk, i, e, id, n, c, at := f.local(i64), f.local(i32), f.local(i32), f.local(i64), f.local(i32), f.local(i32), f.local(i32), f.local(i32)
 		if b.o.Compact {
 			b.key(f, func() { f.get(0) }) // the whole entry
 		} else {
@@ -749,18 +771,19 @@ func (b *builder) runtime() {
 			f.i64Shl()
 		}
 		f.set(tag)
-		b.slotAt(f, func() { f.get(0) }, int(blk))
-		f.set(i) // the slot's address less blockHead
+		b.homeSlot(f, func() { f.get(0) }, blk, c, i)
+		b.slotAddr(f, blk, i)
+		f.set(at)
 		// Not found: at an empty slot, or after every slot of a full
-		// block (then n is past splitProbes, and insert splits it).
+		// block (then n is past splitProbes, and insert grows it).
 		f.block()
 		f.loop()
 		f.get(n)
-		f.i32Const(blockSlots)
+		f.get(c)
 		f.i32Eq()
 		f.brIf(1)
-		f.get(i)
-		f.i64Load(blockHead)
+		f.get(at)
+		f.i64Load(0)
 		f.tee(e)
 		f.i64Eqz()
 		f.brIf(1)
@@ -794,17 +817,7 @@ func (b *builder) runtime() {
 			f.end()
 			f.end()
 		}
-		// The next slot, wrapping within the block.
-		f.get(i)
-		f.i32Const(8)
-		f.i32Add()
-		f.get(blk)
-		f.i32Sub()
-		f.i32Const(blockSlots*8 - 1)
-		f.i32And()
-		f.get(blk)
-		f.i32Add()
-		f.set(i)
+		b.nextSlot(f, blk, i, c, at)
 		f.get(n)
 		f.i32Const(1)
 		f.i32Add()
@@ -812,81 +825,285 @@ func (b *builder) runtime() {
 		f.br(0)
 		f.end()
 		f.end()
-		f.get(i)
+		f.get(at)
 		f.globalSet(b.gAt)
 		f.get(n)
 		f.globalSet(b.gProbes)
-		f.get(blk)
-		f.globalSet(b.gBlk)
 		f.i32Const(-1)
 		m.export("find", 0, f.idx)
 	}
 
-	// place(blk, e): entry e into block blk, at the first empty slot
-	// from its home (blk is never full).
+	// place(blk, e): entry e into the block of directory entry blk, at
+	// the first empty slot from its home (the block is never full).
 	place := m.newFunc([]byte{i32, i64}, nil)
 	place.name = "place"
 	{
 		f := place
 		const blk, e = 0, 1
-		i := f.local(i32)
-		homeOffset(f, func() { f.get(e) })
-		f.set(i) // offset in the slots
+		i, c, at := f.local(i32), f.local(i32), f.local(i32)
+		f.get(blk)
+		f.i32Load(0)
+		f.i32Const(segShift)
+		f.i32Shl()
+		f.set(c)
+		homeIn(f, func() { f.get(e) }, func() { f.get(c) })
+		f.set(i)
+		b.slotAddr(f, blk, i)
+		f.set(at)
 		f.block()
 		f.loop()
-		f.get(blk)
-		f.get(i)
-		f.i32Add()
-		f.i64Load(blockHead)
+		f.get(at)
+		f.i64Load(0)
 		f.i64Eqz()
 		f.brIf(1)
-		f.get(i)
-		f.i32Const(8)
-		f.i32Add()
-		f.i32Const(blockSlots*8 - 1)
-		f.i32And()
-		f.set(i)
+		b.nextSlot(f, blk, i, c, at)
 		f.br(0)
 		f.end()
 		f.end()
-		f.get(blk)
-		f.get(i)
-		f.i32Add()
+		f.get(at)
 		f.get(e)
-		f.i64Store(blockHead)
+		f.i64Store(0)
 	}
 
-	// split(blk, h) -> 1 if block blk, h's, split in two, 0 if memory ran
-	// out (or the block is as deep as blocks go). Its entries whose next
-	// hash bit is 1 move to a new block, which the directory's upper half
-	// of blk's entries points to; the directory doubles first if blk was
-	// as deep as it.
-	b.split = m.newFunc([]byte{i32, i64}, []byte{i32})
-	b.split.name = "split"
+	// grow(h) -> 1 if the block of h grew by growSegs segments (up to
+	// maxSegs) or split in two, 0 if memory ran out (or the block is as
+	// deep as blocks go). A block of maxSegs segments splits: its entries
+	// whose next hash bit is 1 move to a new block, which the upper half
+	// of the block's directory entries describe (the directory doubles
+	// first if the block was as deep as it); the two share the block's
+	// segments, and more if they need them. Either way every entry of the
+	// block is placed again.
+	b.grow = m.newFunc([]byte{i64}, []byte{i32})
+	b.grow.name = "grow"
 	{
-		f := b.split
-		const blk, h = 0, 1
-		ld, nd, j, n, nb, span, v, e := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i64)
+		f := b.grow
+		const h = 0
+		blk, ld, nd, j, n, span, v, e := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i64)
+		segs, ones, sa, sb, more, lo, hi := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32)
+		entry := func() { // the directory entry of h into blk
+			f.globalGet(b.gDir)
+			f.get(h)
+			f.globalGet(b.gDirShift)
+			f.i64ShrU()
+			f.i32WrapI64()
+			f.i32Const(b.dirShift())
+			f.i32Shl()
+			f.i32Add()
+			f.set(blk)
+		}
+		// copyTo copies entry from to the entries [first, end) of the
+		// directory (first and end pushed by their funcs).
+		copyTo := func(from uint32, first, end func()) {
+			f.forUpTo(j, first, end, 1, func() {
+				f.globalGet(b.gDir)
+				f.get(j)
+				f.i32Const(b.dirShift())
+				f.i32Shl()
+				f.i32Add()
+				f.get(from)
+				f.i32Const(b.dirEntry())
+				f.memoryCopy()
+			})
+		}
+		// span is the number of directory entries of a block ld deep; lo
+		// the first of them.
+		spans := func() {
+			f.i32Const(1)
+			f.globalGet(b.gDepth)
+			f.get(ld)
+			f.i32Sub()
+			f.i32Shl()
+			f.set(span)
+			f.get(h)
+			f.globalGet(b.gDirShift)
+			f.i64ShrU()
+			f.i32WrapI64()
+			f.i32Const(0)
+			f.get(span)
+			f.i32Sub()
+			f.i32And()
+			f.set(lo)
+		}
+		// moveOut copies the block's entries, of its first segs segments,
+		// to the scratch area, and clears them.
+		moveOut := func() {
+			f.forUpTo(j, func() { f.i32Const(0) }, func() { f.get(segs) }, 1, func() {
+				f.globalGet(b.gScratch)
+				f.get(j)
+				f.i32Const(segShift + 3)
+				f.i32Shl()
+				f.i32Add()
+				b.segAt(f, blk, j)
+				f.i32Const(segBytes)
+				f.memoryCopy()
+				b.segAt(f, blk, j)
+				f.i32Const(0)
+				f.i32Const(segBytes)
+				f.memoryFill()
+			})
+		}
+		// eachMoved runs body for each entry moved out (in local e).
+		eachMoved := func(body func()) {
+			f.get(segs)
+			f.i32Const(segShift + 3)
+			f.i32Shl()
+			f.set(n)
+			f.forUpTo(j, func() { f.i32Const(0) }, func() { f.get(n) }, 8, func() {
+				f.globalGet(b.gScratch)
+				f.get(j)
+				f.i32Add()
+				f.i64Load(0)
+				f.tee(e)
+				f.i64Eqz()
+				f.i32Eqz()
+				f.if_()
+				body()
+				f.end()
+			})
+		}
+		// allocSegs allocates more segments, aligned, at v; 0 returned if
+		// memory ran out.
+		allocSegs := func() {
+			b.alignHeap(f, segBytes)
+			f.get(more)
+			f.i32Const(segShift + 3)
+			f.i32Shl()
+			f.call(b.alloc.idx)
+			f.tee(v)
+			f.i32Eqz()
+			f.if_()
+			f.i32Const(0)
+			f.return_()
+			f.end()
+		}
+		entry()
 		f.get(blk)
 		f.i32Load(4)
-		f.tee(ld)
+		f.set(ld)
+		if b.leastSegs() < maxSegs {
+			f.get(blk)
+			f.i32Load(0)
+			f.tee(segs)
+			f.i32Const(maxSegs)
+			f.i32LtU()
+			f.if_()
+			// growSegs segments more (at most maxSegs), every entry placed
+			// again, and the entry copied to the block's others.
+			f.i32Const(maxSegs)
+			f.get(segs)
+			f.i32Sub()
+			f.tee(more)
+			f.i32Const(growSegs)
+			f.get(more)
+			f.i32Const(growSegs)
+			f.i32LtU()
+			f.select_()
+			f.set(more)
+			allocSegs()
+			moveOut()
+			f.forUpTo(j, func() { f.i32Const(0) }, func() { f.get(more) }, 1, func() {
+				f.get(blk)
+				f.get(segs)
+				f.get(j)
+				f.i32Add()
+				f.i32Const(2)
+				f.i32Shl()
+				f.i32Add()
+				f.get(v)
+				f.get(j)
+				f.i32Const(segShift + 3)
+				f.i32Shl()
+				f.i32Add()
+				f.i32Store(headSegs)
+			})
+			f.get(blk)
+			f.get(segs)
+			f.get(more)
+			f.i32Add()
+			f.i32Store(0)
+			spans()
+			copyTo(blk, func() { f.get(lo) }, func() {
+				f.get(lo)
+				f.get(span)
+				f.i32Add()
+			})
+			eachMoved(func() {
+				f.get(blk)
+				f.get(e)
+				f.call(place.idx)
+			})
+			f.i32Const(1)
+			f.return_()
+			f.end()
+		}
+		f.get(ld)
 		f.i32Const(maxBlockDepth)
 		f.i32GeU()
 		f.if_()
 		f.i32Const(0)
 		f.return_()
 		f.end()
+		// The segments each half needs (sa, sb: room for a third more
+		// than it holds, at least leastSegs, from how many entries go to
+		// the new block: ones); more is how many the block does not have.
+		// In the exact index, maxSegs each.
+		if b.leastSegs() < maxSegs {
+			f.i32Const(0)
+			f.set(ones)
+			f.i32Const(0)
+			f.set(n) // entries
+			f.forUpTo(j, func() { f.i32Const(0) }, func() { f.i32Const(maxSegs << segShift) }, 1, func() {
+				b.slotAddr(f, blk, j)
+				f.i64Load(0)
+				f.tee(e)
+				f.i64Eqz()
+				f.i32Eqz()
+				f.if_()
+				f.get(n)
+				f.i32Const(1)
+				f.i32Add()
+				f.set(n)
+				f.get(ones)
+				shiftDown(f, e, 63, ld) // its first ld+1 bits
+				f.i32Const(1)
+				f.i32And()
+				f.i32Add()
+				f.set(ones)
+				f.end()
+			})
+			segsFor(f, func() {
+				f.get(n)
+				f.get(ones)
+				f.i32Sub()
+			}, b.leastSegs())
+			f.set(sa)
+			segsFor(f, func() { f.get(ones) }, b.leastSegs())
+			f.set(sb)
+		} else {
+			f.i32Const(maxSegs)
+			f.set(sa)
+			f.i32Const(maxSegs)
+			f.set(sb)
+		}
+		f.get(sa)
+		f.get(sb)
+		f.i32Add()
+		f.i32Const(maxSegs)
+		f.i32Sub()
+		f.set(more)
 		f.get(ld)
 		f.globalGet(b.gDepth)
 		f.i32Eq()
 		f.if_()
-		// The directory doubles: each entry twice.
+		// The directory doubles: each entry twice; blk is then the
+		// entry of h in the new one.
 		f.i32Const(1)
 		f.globalGet(b.gDepth)
 		f.i32Shl()
 		f.set(n)
+		b.alignHeap(f, b.dirEntry())
 		f.get(n)
-		f.i32Const(3)
+		f.i32Const(b.dirShift() + 1)
 		f.i32Shl()
 		f.call(b.alloc.idx)
 		f.tee(nd)
@@ -896,21 +1113,23 @@ func (b *builder) runtime() {
 		f.return_()
 		f.end()
 		f.forUpTo(j, func() { f.i32Const(0) }, func() { f.get(n) }, 1, func() {
-			f.globalGet(b.gDir)
-			f.get(j)
-			f.i32Const(2)
-			f.i32Shl()
-			f.i32Add()
-			f.i32Load(0)
-			f.set(v)
-			for k := uint32(0); k < 2; k++ {
+			for k := int32(0); k < 2; k++ {
 				f.get(nd)
 				f.get(j)
-				f.i32Const(3)
+				f.i32Const(b.dirShift() + 1)
 				f.i32Shl()
 				f.i32Add()
-				f.get(v)
-				f.i32Store(4 * k)
+				if k > 0 {
+					f.i32Const(b.dirEntry())
+					f.i32Add()
+				}
+				f.globalGet(b.gDir)
+				f.get(j)
+				f.i32Const(b.dirShift())
+				f.i32Shl()
+				f.i32Add()
+				f.i32Const(b.dirEntry())
+				f.memoryCopy()
 			}
 		})
 		f.get(nd)
@@ -923,85 +1142,105 @@ func (b *builder) runtime() {
 		f.i64Const(1)
 		f.i64Sub()
 		f.globalSet(b.gDirShift)
+		entry()
 		f.end()
-		f.i32Const(blockBytes)
-		f.call(b.alloc.idx)
-		f.tee(nb)
-		f.i32Eqz()
+		f.get(more)
 		f.if_()
-		f.i32Const(0)
-		f.return_()
+		allocSegs()
 		f.end()
-		// Both blocks one deeper; blk's entries to the scratch block.
-		f.get(ld)
-		f.i32Const(1)
-		f.i32Add()
-		f.set(ld)
-		f.get(blk)
-		f.get(ld)
-		f.i32Store(4)
-		f.get(nb)
-		f.get(ld)
-		f.i32Store(4)
-		f.globalGet(b.gScratch)
-		f.get(blk)
-		f.i32Const(blockHead)
-		f.i32Add()
-		f.i32Const(blockSlots * 8)
-		f.memoryCopy()
-		f.get(blk)
-		f.i32Const(blockHead)
-		f.i32Add()
-		f.i32Const(0)
-		f.i32Const(blockSlots * 8)
-		f.memoryFill()
-		// The directory entries of blk are the 2^(depth-ld+1) from h's
-		// first ld-1 bits; the upper half of them now point to nb.
-		f.i32Const(1)
-		f.globalGet(b.gDepth)
-		f.get(ld)
-		f.i32Sub()
-		f.i32Shl()
-		f.set(span)             // half of blk's entries
-		shiftDown(f, h, 65, ld) // the hash's first ld-1 bits
-		f.i32Const(1)
-		f.i32Shl()
-		f.i32Const(1)
-		f.i32Or()
-		f.get(span)
-		f.i32Mul()
-		f.tee(n) // the first entry that points to nb
-		f.get(span)
-		f.i32Add()
-		f.set(v)
-		f.forUpTo(j, func() { f.get(n) }, func() { f.get(v) }, 1, func() {
-			f.globalGet(b.gDir)
+		f.i32Const(maxSegs)
+		f.set(segs)
+		moveOut()
+		// The new block's entry (in the scratch area, after the moved
+		// entries): the block's segments past its first sa, then the
+		// new ones; the block's own keeps its first sa. (In the exact
+		// index sa and sb are maxSegs: the new block is the new
+		// segments, and its entry needs the first alone; the others are
+		// written to the scratch area past it.)
+		f.forUpTo(j, func() { f.i32Const(0) }, func() { f.get(sb) }, 1, func() {
+			f.globalGet(b.gScratch)
 			f.get(j)
 			f.i32Const(2)
 			f.i32Shl()
 			f.i32Add()
-			f.get(nb)
-			f.i32Store(0)
+			f.get(j)
+			f.get(sa)
+			f.i32Add()
+			f.tee(n)
+			f.i32Const(maxSegs)
+			f.i32LtU()
+			f.ifResult(i32)
+			b.segAt(f, blk, n)
+			f.else_()
+			f.get(v)
+			f.get(n)
+			f.i32Const(maxSegs)
+			f.i32Sub()
+			f.i32Const(segShift + 3)
+			f.i32Shl()
+			f.i32Add()
+			f.end()
+			f.i32Store(maxSegs*segBytes + headSegs)
+		})
+		// Both blocks one deeper; the lower half of the block's entries
+		// keep it, the upper half describe the new one.
+		f.get(ld)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(ld)
+		f.globalGet(b.gScratch)
+		f.set(nd) // the new entry, less maxSegs*segBytes
+		for _, x := range [][3]uint32{{blk, sa, 0}, {nd, sb, maxSegs * segBytes}} {
+			f.get(x[0])
+			f.get(x[1])
+			f.i32Store(x[2])
+			f.get(x[0])
+			f.get(ld)
+			f.i32Store(x[2] + 4)
+		}
+		f.get(nd)
+		f.i32Const(maxSegs * segBytes)
+		f.i32Add()
+		f.set(nd)
+		f.get(ld)
+		f.i32Const(1)
+		f.i32Sub()
+		f.set(ld)
+		spans() // of the block before the split
+		f.get(span)
+		f.i32Const(1)
+		f.i32ShrU()
+		f.get(lo)
+		f.i32Add()
+		f.set(hi) // the first of the upper half
+		copyTo(blk, func() { f.get(lo) }, func() { f.get(hi) })
+		copyTo(nd, func() { f.get(hi) }, func() {
+			f.get(lo)
+			f.get(span)
+			f.i32Add()
 		})
 		// The entries back, each to the block of its next bit.
-		f.forUpTo(j, func() { f.i32Const(0) }, func() { f.i32Const(blockSlots * 8) }, 8, func() {
-			f.globalGet(b.gScratch)
-			f.get(j)
-			f.i32Add()
-			f.i64Load(0)
-			f.tee(e)
-			f.i64Eqz()
-			f.i32Eqz()
-			f.if_()
-			f.get(nb)
+		f.globalGet(b.gDir)
+		f.get(lo)
+		f.i32Const(b.dirShift())
+		f.i32Shl()
+		f.i32Add()
+		f.set(blk)
+		f.globalGet(b.gDir)
+		f.get(hi)
+		f.i32Const(b.dirShift())
+		f.i32Shl()
+		f.i32Add()
+		f.set(nd)
+		eachMoved(func() {
+			f.get(nd)
 			f.get(blk)
-			shiftDown(f, e, 64, ld) // its first ld bits
+			shiftDown(f, e, 63, ld) // its first ld+1 bits
 			f.i32Const(1)
 			f.i32And()
 			f.select_()
 			f.get(e)
 			f.call(place.idx)
-			f.end()
 		})
 		f.i32Const(1)
 	}
@@ -1020,17 +1259,16 @@ func (b *builder) runtime() {
 		f := b.insert
 		id, rec, c := f.local(i32), f.local(i32), f.local(i32)
 		// Where the state would sit splitProbes or more past its home,
-		// or in a full block, the block splits, and find places it
-		// again (in either half, which may split in its turn).
+		// or in a full block, the block grows, and find places it again
+		// (in either half if it split, which may grow in its turn).
 		f.block()
 		f.loop()
 		f.globalGet(b.gProbes)
 		f.i32Const(splitProbes)
 		f.i32LtU()
 		f.brIf(1)
-		f.globalGet(b.gBlk)
 		f.get(0)
-		f.call(b.split.idx)
+		f.call(b.grow.idx)
 		f.i32Eqz()
 		f.if_()
 		f.i32Const(1)
@@ -1111,7 +1349,7 @@ func (b *builder) runtime() {
 			f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
 			f.globalGet(b.gAt)
 			b.key(f, func() { f.get(0) })
-			f.i64Store(blockHead)
+			f.i64Store(0)
 		} else {
 			// Whole words: the bytes past the state are the parent's,
 			// written next, and the next record's, written when it is
@@ -1131,7 +1369,7 @@ func (b *builder) runtime() {
 			f.i32Add()
 			f.i64ExtendI32U()
 			f.i64Or()
-			f.i64Store(blockHead)
+			f.i64Store(0)
 		}
 		f.get(id)
 		f.i32Const(1)
@@ -1142,15 +1380,16 @@ func (b *builder) runtime() {
 	}
 
 	// init() -> 0, or 1 if memory ran out: a directory of two blocks, and
-	// the scratch block splits use.
+	// the scratch area grow uses.
 	{
 		f := m.newFunc(nil, []byte{i32})
 		a := f.local(i32)
-		f.i32Const(blockSlots * 8)
+		f.i32Const(maxSegs*segBytes + 1<<listShift)
 		f.call(b.alloc.idx)
 		f.tee(a)
 		f.globalSet(b.gScratch)
-		f.i32Const(8)
+		b.alignHeap(f, b.dirEntry())
+		f.i32Const(2 * b.dirEntry())
 		f.call(b.alloc.idx)
 		f.globalSet(b.gDir)
 		f.get(a)
@@ -1163,7 +1402,8 @@ func (b *builder) runtime() {
 		f.return_()
 		f.end()
 		for k := 0; k < 2; k++ {
-			f.i32Const(blockBytes)
+			b.alignHeap(f, segBytes)
+			f.i32Const(b.leastSegs() * segBytes)
 			f.call(b.alloc.idx)
 			f.tee(a)
 			f.i32Eqz()
@@ -1171,12 +1411,24 @@ func (b *builder) runtime() {
 			f.i32Const(1)
 			f.return_()
 			f.end()
-			f.get(a)
-			f.i32Const(1)
-			f.i32Store(4)
+			e := uint32(int32(k) * b.dirEntry())
 			f.globalGet(b.gDir)
-			f.get(a)
-			f.i32Store(uint32(4 * k))
+			f.i32Const(b.leastSegs())
+			f.i32Store(e)
+			f.globalGet(b.gDir)
+			f.i32Const(1)
+			f.i32Store(e + 4)
+			listed := b.leastSegs() // the segments the entry lists
+			if b.contiguous() {
+				listed = 1
+			}
+			for j := int32(0); j < listed; j++ {
+				f.globalGet(b.gDir)
+				f.get(a)
+				f.i32Const(j * segBytes)
+				f.i32Add()
+				f.i32Store(e + headSegs + uint32(4*j))
+			}
 		}
 		f.i32Const(1)
 		f.globalSet(b.gDepth)
@@ -1248,38 +1500,185 @@ func shiftDown(f *fn, x uint32, k int64, d uint32) {
 	f.i32WrapI64()
 }
 
-// slotAt pushes the address, less blockHead, of the home slot of the hash
-// h pushes: its block from the directory (the hash's top bits), also set
-// in local blk if that is not -1, the slot in it from hash bits 32-40 (the
-// tag's low bits, which no split uses).
-func (b *builder) slotAt(f *fn, h func(), blk int) {
+// contiguous says whether a block's segments are contiguous, its
+// directory entry holding the first's address alone: in the exact index,
+// whose blocks never grow (see segShift).
+func (b *builder) contiguous() bool { return !b.o.Compact }
+
+// dirShift is the log2 of a directory entry's bytes (see headSegs).
+func (b *builder) dirShift() int32 {
+	if b.contiguous() {
+		return baseShift
+	}
+	return listShift
+}
+
+// dirEntry is a directory entry's bytes.
+func (b *builder) dirEntry() int32 { return 1 << b.dirShift() }
+
+// leastSegs is the fewest segments a block has: under hash compaction
+// minSegs (blocks grow), else maxSegs (blocks only split; see segShift).
+func (b *builder) leastSegs() int32 {
+	if b.o.Compact {
+		return minSegs
+	}
+	return maxSegs
+}
+
+// alignHeap aligns the heap's end to n (a power of 2), so that what alloc
+// gives next is aligned: segments to segBytes (see nextSlot), directories
+// to dirEntry (an entry in one cache line).
+func (b *builder) alignHeap(f *fn, n int32) {
+	f.globalGet(b.gHeap)
+	f.i32Const(n - 1)
+	f.i32Add()
+	f.i32Const(-n)
+	f.i32And()
+	f.globalSet(b.gHeap)
+}
+
+// homeSlot sets local blk to the directory entry of the hash h pushes
+// (by the hash's top bits), local c to its block's slots, and local i to
+// the hash's home slot in it.
+func (b *builder) homeSlot(f *fn, h func(), blk, c, i uint32) {
 	f.globalGet(b.gDir)
 	h()
 	f.globalGet(b.gDirShift)
 	f.i64ShrU()
 	f.i32WrapI64()
+	f.i32Const(b.dirShift())
+	f.i32Shl()
+	f.i32Add()
+	f.tee(blk)
+	f.i32Load(0)
+	f.i32Const(segShift)
+	f.i32Shl()
+	f.set(c)
+	homeIn(f, h, func() { f.get(c) })
+	f.set(i)
+}
+
+// homeIn pushes the home slot, of the c slots c pushes, of the hash (or
+// index entry) x pushes: its bits 32-63 (which entries keep) times an odd
+// constant, so that the bits a block's hashes share (the top ones, which
+// chose the block) weigh least, scaled to c.
+func homeIn(f *fn, x, c func()) {
+	x()
+	f.i64Const(32)
+	f.i64ShrU()
+	f.i32WrapI64()
+	f.i32Const(-0x61c88647) // 2^32 / the golden ratio
+	f.i32Mul()
+	f.i64ExtendI32U()
+	c()
+	f.i64ExtendI32U()
+	f.i64Mul()
+	f.i64Const(32)
+	f.i64ShrU()
+	f.i32WrapI64()
+}
+
+// slotAddr pushes the address of slot i (a local) of the block of
+// directory entry blk (a local).
+func (b *builder) slotAddr(f *fn, blk, i uint32) {
+	if b.contiguous() {
+		f.get(blk)
+		f.i32Load(headSegs)
+		f.get(i)
+		f.i32Const(3)
+		f.i32Shl()
+		f.i32Add()
+		return
+	}
+	f.get(blk)
+	f.get(i)
+	f.i32Const(segShift)
+	f.i32ShrU()
 	f.i32Const(2)
 	f.i32Shl()
 	f.i32Add()
-	f.i32Load(0)
-	if blk >= 0 {
-		f.tee(uint32(blk))
-	}
-	homeOffset(f, h)
-	f.i32Add()
-}
-
-// homeOffset pushes the offset in its block's slots of the home slot of
-// the hash (or entry) h pushes: hash bits 32-40.
-func homeOffset(f *fn, h func()) {
-	h()
-	f.i64Const(idBits)
-	f.i64ShrU()
-	f.i32WrapI64()
-	f.i32Const(blockSlots - 1)
+	f.i32Load(headSegs)
+	f.get(i)
+	f.i32Const(segSlots - 1)
 	f.i32And()
 	f.i32Const(3)
 	f.i32Shl()
+	f.i32Add()
+}
+
+// segAt pushes the address of segment j (a local) of the block of
+// directory entry blk (a local).
+func (b *builder) segAt(f *fn, blk, j uint32) {
+	if b.contiguous() {
+		f.get(blk)
+		f.i32Load(headSegs)
+		f.get(j)
+		f.i32Const(segShift + 3)
+		f.i32Shl()
+		f.i32Add()
+		return
+	}
+	f.get(blk)
+	f.get(j)
+	f.i32Const(2)
+	f.i32Shl()
+	f.i32Add()
+	f.i32Load(headSegs)
+}
+
+// nextSlot moves local i to the next of c slots (a local) of the block of
+// directory entry blk, wrapping, and local at to its address: the next
+// word, but past the end of a segment (segments are segBytes-aligned) the
+// next segment's first.
+func (b *builder) nextSlot(f *fn, blk, i, c, at uint32) {
+	f.get(i)
+	f.i32Const(1)
+	f.i32Add()
+	f.set(i)
+	f.get(at)
+	f.i32Const(8)
+	f.i32Add()
+	f.tee(at)
+	f.i32Const(segBytes - 1)
+	f.i32And()
+	f.i32Eqz()
+	f.if_()
+	f.get(i)
+	f.get(c)
+	f.i32Eq()
+	f.if_()
+	f.i32Const(0)
+	f.set(i)
+	f.end()
+	b.slotAddr(f, blk, i)
+	f.set(at)
+	f.end()
+}
+
+// segsFor pushes the segments a block of the entries count pushes is
+// given when it splits: room for about a third more (count/48, rounded
+// up), at least least, at most maxSegs.
+func segsFor(f *fn, count func(), least int32) {
+	n := f.local(i32)
+	count()
+	f.i32Const(47)
+	f.i32Add()
+	f.i32Const(1366) // 2^16/48
+	f.i32Mul()
+	f.i32Const(16)
+	f.i32ShrU()
+	f.tee(n)
+	f.i32Const(least)
+	f.get(n)
+	f.i32Const(least)
+	f.i32GtU()
+	f.select_()
+	f.tee(n)
+	f.i32Const(maxSegs)
+	f.get(n)
+	f.i32Const(maxSegs)
+	f.i32LtU()
+	f.select_()
 }
 
 // hashFunc generates hashAt(addr) -> state.LaneHash of the packed state
@@ -1833,12 +2232,14 @@ func (b *builder) run(rules []*fn) {
 // touch: run's pass 2, so that the lookups after it find their slots in
 // the cache.
 func (b *builder) touchSlot(f *fn, touch, at uint32) {
+	blk, c, i := f.local(i32), f.local(i32), f.local(i32)
 	f.get(touch)
-	b.slotAt(f, func() {
+	b.homeSlot(f, func() {
 		f.get(at)
 		f.i64Load(uint32(b.g.lay.sbPad))
-	}, -1)
-	f.i64Load(blockHead)
+	}, blk, c, i)
+	b.slotAddr(f, blk, i)
+	f.i64Load(0)
 	f.i64Xor()
 	f.set(touch)
 }
