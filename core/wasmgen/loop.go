@@ -881,25 +881,19 @@ func (b *builder) runtime() {
 		blk, ld, nd, j, n, span, v, e := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i64)
 		segs, ones, sa, sb, more, lo, hi := f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32), f.local(i32)
 		entry := func() { // the directory entry of h into blk
-			f.globalGet(b.gDir)
-			f.get(h)
-			f.globalGet(b.gDirShift)
-			f.i64ShrU()
-			f.i32WrapI64()
-			f.i32Const(b.dirShift())
-			f.i32Shl()
-			f.i32Add()
+			b.dirAt(f, func() {
+				f.get(h)
+				f.globalGet(b.gDirShift)
+				f.i64ShrU()
+				f.i32WrapI64()
+			})
 			f.set(blk)
 		}
 		// copyTo copies entry from to the entries [first, end) of the
 		// directory (first and end pushed by their funcs).
 		copyTo := func(from uint32, first, end func()) {
 			f.forUpTo(j, first, end, 1, func() {
-				f.globalGet(b.gDir)
-				f.get(j)
-				f.i32Const(b.dirShift())
-				f.i32Shl()
-				f.i32Add()
+				b.dirAt(f, func() { f.get(j) })
 				f.get(from)
 				f.i32Const(b.dirEntry())
 				f.memoryCopy()
@@ -1123,11 +1117,7 @@ func (b *builder) runtime() {
 					f.i32Const(b.dirEntry())
 					f.i32Add()
 				}
-				f.globalGet(b.gDir)
-				f.get(j)
-				f.i32Const(b.dirShift())
-				f.i32Shl()
-				f.i32Add()
+				b.dirAt(f, func() { f.get(j) })
 				f.i32Const(b.dirEntry())
 				f.memoryCopy()
 			}
@@ -1220,17 +1210,9 @@ func (b *builder) runtime() {
 			f.i32Add()
 		})
 		// The entries back, each to the block of its next bit.
-		f.globalGet(b.gDir)
-		f.get(lo)
-		f.i32Const(b.dirShift())
-		f.i32Shl()
-		f.i32Add()
+		b.dirAt(f, func() { f.get(lo) })
 		f.set(blk)
-		f.globalGet(b.gDir)
-		f.get(hi)
-		f.i32Const(b.dirShift())
-		f.i32Shl()
-		f.i32Add()
+		b.dirAt(f, func() { f.get(hi) })
 		f.set(nd)
 		eachMoved(func() {
 			f.get(nd)
@@ -1537,18 +1519,25 @@ func (b *builder) alignHeap(f *fn, n int32) {
 	f.globalSet(b.gHeap)
 }
 
+// dirAt pushes the address of the directory entry k pushes.
+func (b *builder) dirAt(f *fn, k func()) {
+	f.globalGet(b.gDir)
+	k()
+	f.i32Const(b.dirShift())
+	f.i32Shl()
+	f.i32Add()
+}
+
 // homeSlot sets local blk to the directory entry of the hash h pushes
 // (by the hash's top bits), local c to its block's slots, and local i to
 // the hash's home slot in it.
 func (b *builder) homeSlot(f *fn, h func(), blk, c, i uint32) {
-	f.globalGet(b.gDir)
-	h()
-	f.globalGet(b.gDirShift)
-	f.i64ShrU()
-	f.i32WrapI64()
-	f.i32Const(b.dirShift())
-	f.i32Shl()
-	f.i32Add()
+	b.dirAt(f, func() {
+		h()
+		f.globalGet(b.gDirShift)
+		f.i64ShrU()
+		f.i32WrapI64()
+	})
 	f.tee(blk)
 	f.i32Load(0)
 	f.i32Const(segShift)
@@ -1581,23 +1570,11 @@ func homeIn(f *fn, x, c func()) {
 // slotAddr pushes the address of slot i (a local) of the block of
 // directory entry blk (a local).
 func (b *builder) slotAddr(f *fn, blk, i uint32) {
-	if b.contiguous() {
-		f.get(blk)
-		f.i32Load(headSegs)
+	b.segAddr(f, blk, func() {
 		f.get(i)
-		f.i32Const(3)
-		f.i32Shl()
-		f.i32Add()
-		return
-	}
-	f.get(blk)
-	f.get(i)
-	f.i32Const(segShift)
-	f.i32ShrU()
-	f.i32Const(2)
-	f.i32Shl()
-	f.i32Add()
-	f.i32Load(headSegs)
+		f.i32Const(segShift)
+		f.i32ShrU()
+	})
 	f.get(i)
 	f.i32Const(segSlots - 1)
 	f.i32And()
@@ -1608,18 +1585,22 @@ func (b *builder) slotAddr(f *fn, blk, i uint32) {
 
 // segAt pushes the address of segment j (a local) of the block of
 // directory entry blk (a local).
-func (b *builder) segAt(f *fn, blk, j uint32) {
+func (b *builder) segAt(f *fn, blk, j uint32) { b.segAddr(f, blk, func() { f.get(j) }) }
+
+// segAddr pushes the address of the segment k pushes of the block of
+// directory entry blk (a local): listed in the entry, or in the exact
+// index k segments past the first.
+func (b *builder) segAddr(f *fn, blk uint32, k func()) {
+	f.get(blk)
 	if b.contiguous() {
-		f.get(blk)
 		f.i32Load(headSegs)
-		f.get(j)
+		k()
 		f.i32Const(segShift + 3)
 		f.i32Shl()
 		f.i32Add()
 		return
 	}
-	f.get(blk)
-	f.get(j)
+	k()
 	f.i32Const(2)
 	f.i32Shl()
 	f.i32Add()
