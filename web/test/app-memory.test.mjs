@@ -1,5 +1,5 @@
 // app-memory: with a memory budget smaller than the run needs without a
-// disk (its visited set plus the whole BFS queue in memory), the engine
+// disk (its visited set plus the whole BFS queue in memory), exact BFS
 // spills the queue to browser storage (OPFS or IndexedDB), completes, and
 // still counts exactly the states the native CLI counts.
 import { test } from 'node:test';
@@ -17,7 +17,9 @@ import * as h from '../testlib/helpers.mjs';
 // rest, and the generated code, which keeps everything in memory, cannot
 // finish. The window is narrow (the generated search needs about 74 bytes
 // a state, the closures' visited set 64): 227k states fitted in generated
-// code, 258k would not fit the closures' visited set.
+// code, 258k would not fit the closures' visited set. The run is bfs: auto
+// runs the generated code again with 64-bit hash compaction, whose index
+// grows denser since 245c6a1, and fits this model under the budget.
 const wide = `-- Three registers, each set once, and a constant 40-byte payload
 type val: 0..61; slot: 1..40;
 var x: val; y: val; z: val;
@@ -43,21 +45,22 @@ const app = h.serveAndLaunch();
 test('a small memory budget spills the queue to browser storage and keeps the count', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'locus-wide-')), 'wide.m');
   writeFileSync(file, wide);
-  const unbudgeted = h.nativeCheck(file, []);
+  const unbudgeted = h.nativeCheck(file, ['--algo', 'bfs']);
   assert.ok(budgetMB * 1024 * 1024 < unbudgeted.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what the run needs without a disk (${unbudgeted.peak_bytes} bytes)`);
-  const generated = h.nativeCheck(file, ['--codegen=wazero']); // the browser's runtime: the same module and memory
+  const generated = h.nativeCheck(file, ['--algo', 'bfs', '--codegen=wazero']); // the browser's runtime: the same module and memory
   assert.equal(generated.code_gen, 'wazero', 'the generator covers the model');
   assert.ok(budgetMB * 1024 * 1024 < generated.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what generated code needs (${generated.peak_bytes} bytes), or the app's run fits in memory`);
-  const native = h.nativeCheck(file, ['-m', String(budgetMB)]);
+  const native = h.nativeCheck(file, ['--algo', 'bfs', '-m', String(budgetMB)]);
   assert.equal(native.verdict, 'pass', native.reason);
   assert.ok(native.disk_bytes_written > 0, 'the native CLI spills this model to disk too');
 
   const page = await app.browser.context.newPage();
-  await h.openApp(page, app.srv.url + h.shareFragment(wide, { f: 'wide.m', mem: String(budgetMB) }));
+  await h.openApp(page, app.srv.url + h.shareFragment(wide, { f: 'wide.m', a: 'bfs', mem: String(budgetMB) }));
   await page.waitForFunction((want) => window.locus.editor.getText() === want, wide);
   assert.equal(await page.locator('[data-testid=opt-memory]').inputValue(), String(budgetMB));
+  assert.equal(await page.locator('[data-testid=opt-algorithm]').inputValue(), 'bfs');
   const verdict = await h.run(page, { timeout: 240000 });
   await h.screenshot(page, 'wide-10-small-budget');
   assert.equal(verdict, 'pass', await page.locator('[data-testid=verdict-text]').textContent());
