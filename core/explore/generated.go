@@ -411,52 +411,103 @@ func (gs *genSearch) recorded() error {
 }
 
 // pathRules returns the rules of the path to state id, as the trail
-// would give them: the module's records keep each state's parent but not
-// the rule that led to it, so each step's rule is found again as the
-// first rule instance that leads from the parent's state to the state's.
-// That is the one the search recorded: breadth-first, the parent's rules
-// fire in order, and an earlier one would have found the state first.
-// The start states are the trail's, with their start state's index.
+// would give them. The module's records keep no parent and no rule: its
+// marks place a state's parent among 2^wasmgen.MarkShift states, and the
+// parent is the first of them with a rule that leads to the state (the
+// canonical form of what it leads to, under symmetry), by that state's
+// first such rule: breadth-first, a state expanded before it with such a
+// rule would have found the state first, and rules fire in order. The
+// start states are the trail's, with their start state's index.
 func (gs *genSearch) pathRules(id int64) ([]int32, error) {
 	if gs.mod.Compact {
 		return gs.trailRules(id)
 	}
 	s := gs.s
-	rec := gs.mod.RecordBytes
-	var path [][]byte // the states' records, from id back to a start state's
-	for {
-		at, err := gs.inst.Call("record", uint64(id))
+	un := s.m.NewUnpacker()
+	sb := s.m.StateBytes
+	recs := make([]byte, sb<<wasmgen.MarkShift)
+	to, from := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
+	if err := gs.readRecords(id, recs[:sb]); err != nil {
+		return nil, err
+	}
+	un.Unpack(recs[:sb], to)
+	var rules []int32 // from id back
+	for id >= s.trail.Len() {
+		first, err := gs.markedParents(id)
 		if err != nil {
 			return nil, err
 		}
-		r := make([]byte, rec)
-		if err := gs.inst.Read(uint32(at), r); err != nil {
+		n := min(id-first, 1<<wasmgen.MarkShift)
+		if err := gs.readRecords(first, recs[:n*int64(sb)]); err != nil {
 			return nil, err
 		}
-		path = append(path, r)
-		if id < s.trail.Len() {
-			break
+		parent := int64(-1)
+		for k := range n {
+			un.Unpack(recs[k*int64(sb):(k+1)*int64(sb)], from)
+			if r := gs.firstRule(from, to); r >= 0 {
+				parent = first + k
+				rules = append(rules, int32(r))
+				break
+			}
 		}
-		id = int64(binary.LittleEndian.Uint32(r[rec-4:]))
+		if parent < 0 {
+			return nil, fmt.Errorf("no state of %d to %d leads to state %d (%s)", first, first+n-1, id, s.m.FormatState(to))
+		}
+		id = parent
+		from, to = to, from
 	}
 	_, start, err := s.trail.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	rules := []int32{int32(start)}
-	un := s.m.NewUnpacker()
-	from, to := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
-	un.Unpack(path[len(path)-1][:s.m.StateBytes], from)
-	for k := len(path) - 2; k >= 0; k-- {
-		un.Unpack(path[k][:s.m.StateBytes], to)
-		r := gs.firstRule(from, to)
-		if r < 0 {
-			return nil, fmt.Errorf("no rule leads from state %s to state %s", s.m.FormatState(from), s.m.FormatState(to))
-		}
-		rules = append(rules, int32(r))
-		from, to = to, from
-	}
+	rules = append(rules, int32(start))
+	slices.Reverse(rules)
 	return rules, nil
+}
+
+// markedParents returns the first of the 2^wasmgen.MarkShift states among
+// which kept state id's parent is: the last mark at most id is the
+// parent's (marks grow with the states expanded; a state not yet expanded
+// has none, which reads as NoParent, above every id).
+func (gs *genSearch) markedParents(id int64) (int64, error) {
+	mark := func(k int64) (int64, error) {
+		at, err := gs.inst.Call("mark", uint64(k<<wasmgen.MarkShift))
+		if err != nil {
+			return 0, err
+		}
+		var b [4]byte
+		if err := gs.inst.Read(uint32(at), b[:]); err != nil {
+			return 0, err
+		}
+		return int64(binary.LittleEndian.Uint32(b[:])), nil
+	}
+	// The parent is below id, and mark 0 (the start states' number) is
+	// at most id: the last mark at most id is in [0, hi].
+	lo, hi := int64(0), (id-1)>>wasmgen.MarkShift
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		m, err := mark(mid)
+		if err != nil {
+			return 0, err
+		}
+		if m <= id {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo << wasmgen.MarkShift, nil
+}
+
+// readRecords reads into buf the records from state id on, as many as
+// buf holds; they must lie in one chunk of the module's (2^MarkShift
+// records from a multiple of it do).
+func (gs *genSearch) readRecords(id int64, buf []byte) error {
+	at, err := gs.inst.Call("record", uint64(id))
+	if err != nil {
+		return err
+	}
+	return gs.inst.Read(uint32(at), buf)
 }
 
 // trailRules is pathRules under hash compaction, where the states are not
@@ -466,11 +517,7 @@ func (gs *genSearch) trailRules(id int64) ([]int32, error) {
 	rec := make([]byte, gs.mod.RecordBytes)
 	var rules []int32 // from id back
 	for id >= s.trail.Len() {
-		at, err := gs.inst.Call("record", uint64(id))
-		if err != nil {
-			return nil, err
-		}
-		if err := gs.inst.Read(uint32(at), rec); err != nil {
+		if err := gs.readRecords(id, rec); err != nil {
 			return nil, err
 		}
 		var r uint32
@@ -607,11 +654,7 @@ func (v *genVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 
 func (v *genVisited) Insert(_ uint64, s []byte, _ uint64, id int64, _ int) error {
 	// Find just wrote s to the pack buffer, hashed it and set the slot.
-	args := []uint64{v.startHash, wasmgen.NoParent}
-	if v.mod.Compact {
-		args = append(args, 0) // a start state's rule: the trail's
-	}
-	r, err := v.inst.Call("insert", args...)
+	r, err := v.inst.Call("insert", v.mod.StartArgs(v.startHash)...)
 	if err != nil {
 		return err
 	}

@@ -437,3 +437,46 @@ func compactCollisions(t *testing.T, rt wasmgen.Runtime) {
 	}
 	t.Logf("%d states of %d kept, %d rules", *got.States, *exact.States, rules)
 }
+
+// TestGeneratedDeepTraces compares counterexamples the generated search
+// rebuilds from its marks (a state's parent is the first of 32 states with
+// a rule to it: see wasmgen.MarkShift) with the closures', on a grid whose
+// states have two parents each and whose violations lie hundreds of levels
+// and two record chunks deep: an invariant, a deadlock, and violations
+// recorded on the way (MaxErrors).
+func TestGeneratedDeepTraces(t *testing.T) {
+	const grid = `
+const N: 140;
+var x: 0..N; y: 0..N;
+startstate begin x := 0; y := 0; end;
+rule "x" x < N ==> begin x := x + 1; end;
+rule "y" y < N ==> begin y := y + 1; end;
+`
+	cases := []struct {
+		name, src string
+		opts      job.Options
+	}{
+		{"invariant", grid + `invariant "far" !(x = N & y = N - 3);`, job.Options{}},
+		{"deadlock", grid, job.Options{}},
+		{"recorded", grid + `invariant "edge" x < N | y < 120;`, job.Options{MaxErrors: 5}},
+	}
+	for _, rt := range []wasmgen.Runtime{wazerorun.Runtime{}, nativeRuntime(t)} {
+		for _, c := range cases {
+			t.Run(rt.Name()+"/"+c.name, func(t *testing.T) {
+				c.opts.Symmetry = "off"
+				got, why := compareGenerated(t, c.name+".m", []byte(c.src), verify.Options{Options: c.opts}, rt)
+				if why != "" {
+					t.Fatalf("ran on the closures: %s", why)
+				}
+				if got.Violation == nil || len(got.Violation.Trace) < 250 {
+					t.Fatalf("verdict %s: want a violation with a trace of at least 250 steps", got.Verdict)
+				}
+				for _, v := range got.Violations {
+					if len(v.Trace) < 120 {
+						t.Fatalf("a recorded violation's trace of %d steps", len(v.Trace))
+					}
+				}
+			})
+		}
+	}
+}

@@ -561,11 +561,7 @@ func (v *partsVisited) Find(s []byte, _ uint64) (bool, int64, uint64) {
 
 func (v *partsVisited) Insert(_ uint64, _ []byte, _ uint64, _ int64, _ int) error {
 	gp := (*genParts)(v)
-	args := []uint64{gp.startHash, wasmgen.NoParent}
-	if gp.mod.Compact {
-		args = append(args, 0) // a start state's rule: the trail's
-	}
-	r, err := gp.startPart.inst.Call("insert", args...)
+	r, err := gp.startPart.inst.Call("insert", gp.mod.StartArgs(gp.startHash)...)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,9 @@ func mix64(x uint64) uint64 {
 // Last, states whose hashes agree in every bit the index uses: no split
 // can part them, and the index must say so (memory ran out), not loop.
 // Under hash compaction (whose blocks grow before they split) the same,
-// where found is a key met, and a state of the same hash is taken for it.
+// where found is a key met, and a state of the same hash is taken for it;
+// in the exact index the records must hold the states, and no group of
+// them a mark (none was expanded).
 func TestIndex(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		name := map[bool]string{false: "exact", true: "compact"}[compact]
@@ -86,11 +88,7 @@ func testIndex(t *testing.T, compact bool) {
 		if id := find(n, h); id >= 0 {
 			t.Fatalf("state %d (hash %#x) found (id %d) before it was inserted", n, h, id)
 		}
-		args := []uint64{h, wasmgen.NoParent}
-		if compact {
-			args = append(args, 0) // the rule
-		}
-		r, err := inst.Call("insert", args...)
+		r, err := inst.Call("insert", mod.StartArgs(h)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,6 +120,34 @@ func testIndex(t *testing.T, compact bool) {
 		}
 		if id := find(n+1<<40, hash(n)^1<<40); id != -1 {
 			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n)^1<<40, id)
+		}
+	}
+	if !compact {
+		// Records are the states alone, in id order; no state was
+		// expanded, so no group of them has a mark yet.
+		rec := make([]byte, mod.RecordBytes)
+		for n := uint64(0); n < total; n++ {
+			read := func(export string, buf []byte) {
+				t.Helper()
+				at, err := inst.Call(export, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := inst.Read(uint32(at), buf); err != nil {
+					t.Fatal(err)
+				}
+			}
+			read("record", rec)
+			if got := binary.LittleEndian.Uint64(rec); got != n || rec[8] != 0 {
+				t.Fatalf("record %d holds %x", n, rec)
+			}
+			if n%(1<<wasmgen.MarkShift) == 0 {
+				var mark [4]byte
+				read("mark", mark[:])
+				if m := binary.LittleEndian.Uint32(mark[:]); m != wasmgen.NoParent {
+					t.Fatalf("states %d on, none expanded, have a mark %d", n, m)
+				}
+			}
 		}
 	}
 	// The index uses none of hash bits 0-31 (a slot's tag and its home

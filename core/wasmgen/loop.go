@@ -5,7 +5,8 @@ package wasmgen
 // bits of the hash as a tag above the id, as store.Exact) in blocks that
 // split as they fill (see segShift), the states in chunks in id order,
 // which is BFS order, so the states not yet expanded are the queue, and
-// per state its parent and rule (the trail). Under hash compaction
+// marks from which the host finds a state's parent (see markShift).
+// Under hash compaction
 // (Options.Compact) the index keeps hashes, no id, the records are the
 // trail alone, and the queue is chunks of packed states, each reused once
 // its states are expanded.
@@ -39,9 +40,12 @@ const (
 
 const (
 	chunkBits = 14 // states per chunk: 2^chunkBits
-	maxChunks = 1 << 16
-	idBits    = 32
-	idMask    = 1<<idBits - 1
+	// chunkSpare is the bytes a chunk has past its records, which the
+	// whole-word copies of its last one may write.
+	chunkSpare = 16
+	maxChunks  = 1 << 16
+	idBits     = 32
+	idMask     = 1<<idBits - 1
 	// The index of states is split into blocks (linear probing within a
 	// block), and a directory of the blocks by the hash's top bits, as
 	// extendible hashing (Fagin et al. 1979) has it, so the index grows a
@@ -83,6 +87,8 @@ const (
 	splitProbes   = 64
 	maxBlockDepth = 23
 	statsSlots    = 16
+	// a chunk's records are whole groups of a mark
+	_ = uint(chunkBits - MarkShift)
 	// a directory entry holds its head and segments
 	_ = uint(1<<listShift - headSegs - 4*maxSegs)
 	// run expands up to maxBatch states together, as many as have room
@@ -91,6 +97,16 @@ const (
 	batchBytes = 64 << 10
 	// NoParent is the parent recorded for a start state.
 	NoParent = 0xffffffff
+	// MarkShift: an exact search keeps no parent per state. A state's
+	// parent is the first state whose expansion led to it, and parents
+	// come in id order (breadth-first, one worker), so per 2^MarkShift
+	// states expanded the search keeps a mark (see Module): the number
+	// of states there were when the first of them began admitting its
+	// successors. The marks place a state's parent among 2^MarkShift,
+	// which the host fires the rules of: 4 bytes per 32 states where a
+	// parent's id was 4 bytes per state (mcslock1 29.1 → 25.2 bytes a
+	// state).
+	MarkShift = 5
 )
 
 // Stats indexes (i64 each) of the area info writes.
@@ -166,7 +182,11 @@ type Module struct {
 	Sym        uint32
 	StateBytes int
 	// RecordBytes is a stored state's record: the packed state (no
-	// padding), then its parent's id (uint32). Under hash compaction a
+	// padding). Its parent is found from the marks: mark(p), for a kept
+	// state p whose id is a multiple of 2^MarkShift, is the address of a
+	// uint32: the number of states there were when p began admitting its
+	// successors, or NoParent until then.
+	// Under hash compaction a
 	// record is the state's parent's id (uint32), then the rule that led
 	// to it in RuleBytes bytes (little-endian): the states themselves are
 	// not kept once expanded.
@@ -197,6 +217,16 @@ type Module struct {
 	// OutboxBytes the outbox's.
 	Parts                     bool
 	OutboxStride, OutboxBytes int
+}
+
+// StartArgs are the arguments of the module's insert for a start state
+// of hash h (which find(h) just did not find): under hash compaction its
+// parent and rule too, NoParent and 0 (the host's trail has its rule).
+func (m *Module) StartArgs(h uint64) []uint64 {
+	if m.Compact {
+		return []uint64{h, NoParent, 0}
+	}
+	return []uint64{h}
 }
 
 // Options configure generation.
@@ -395,9 +425,10 @@ func newLayout(m *compile.Model, sym *symmetry.Plan, compact bool) layout {
 	var l layout
 	l.sb = m.StateBytes
 	l.sbPad = (l.sb + 7) &^ 7
-	// Records are not padded, and keep no rule: a search needs less
-	// memory (a counterexample's rules are found again, see the host).
-	l.rec = l.sb + 4
+	// Records are not padded, and keep neither parent nor rule: a search
+	// needs less memory (a counterexample's parents and rules are found
+	// again, see MarkShift and the host).
+	l.rec = l.sb
 	if compact {
 		// The trail: the rule is needed, the state being gone. Rules
 		// fit in 2 bytes but in models of more than 65535 rules.
@@ -447,6 +478,7 @@ type builder struct {
 	batchStates int
 	// functions
 	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	markAddr                                                                         *fn // nil under hash compaction
 	countCovers                                                                      *fn // nil: no cover property
 	canon, symBase                                                                   *fn // nil: no symmetry reduction
 	gMoved                                                                           uint32
@@ -656,6 +688,29 @@ func (b *builder) runtime() {
 	}
 	// recAddr(id) -> the record's address.
 	b.recAddr = chunkAddr("recAddr", l.dir, l.rec)
+	if !b.o.Compact {
+		// markAddr(id) -> the address of the mark of the 2^MarkShift
+		// states from id on (id a multiple): after the chunk's records
+		// and their bytes to spare.
+		f := m.newFunc([]byte{i32}, []byte{i32})
+		f.name = "markAddr"
+		f.get(0)
+		f.i32Const(chunkBits)
+		f.i32ShrU()
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Load(l.dir)
+		f.get(0)
+		f.i32Const(1<<chunkBits - 1)
+		f.i32And()
+		f.i32Const(MarkShift - 2)
+		f.i32ShrU()
+		f.i32Add()
+		f.i32Const(int32(l.rec<<chunkBits + chunkSpare))
+		f.i32Add()
+		b.markAddr = f
+		m.export("mark", 0, f.idx)
+	}
 	if b.o.Compact {
 		// qAddr(id) -> the address of waiting state id's packed form.
 		b.qAddr = chunkAddr("qAddr", l.qdir, l.sb)
@@ -1227,13 +1282,13 @@ func (b *builder) runtime() {
 		f.i32Const(1)
 	}
 
-	// insert(h, parent) -> 0, or 1 if memory ran out: adds the state in
-	// the pack buffer, which find(h) just did not find.
+	// insert(h) -> 0, or 1 if memory ran out: adds the state in the pack
+	// buffer, which find(h) just did not find.
 	// Under hash compaction insert(h, parent, rule) -> the same, and the
 	// state goes to the queue, its parent and rule to the trail.
-	params := []byte{i64, i32}
+	params := []byte{i64}
 	if b.o.Compact {
-		params = append(params, i32)
+		params = append(params, i32, i32)
 	}
 	b.insert = m.newFunc(params, []byte{i32})
 	b.insert.name = "insert"
@@ -1296,7 +1351,11 @@ func (b *builder) runtime() {
 			f.get(c)
 			f.i32Store(dir)
 		}
-		newChunk(l.rec<<chunkBits + 16)
+		if b.o.Compact {
+			newChunk(l.rec<<chunkBits + chunkSpare)
+		} else {
+			newChunk(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift))
+		}
 		setChunk(l.dir)
 		if b.o.Compact {
 			// A queue chunk too: a free one, or a new one.
@@ -1307,7 +1366,7 @@ func (b *builder) runtime() {
 			f.i32Load(0)
 			f.globalSet(b.gFreeQ)
 			f.else_()
-			newChunk(l.sb<<chunkBits + 16)
+			newChunk(l.sb<<chunkBits + chunkSpare)
 			f.end()
 			setChunk(l.qdir)
 		}
@@ -1333,13 +1392,22 @@ func (b *builder) runtime() {
 			b.key(f, func() { f.get(0) })
 			f.i64Store(0)
 		} else {
-			// Whole words: the bytes past the state are the parent's,
-			// written next, and the next record's, written when it is
-			// added (the last of a chunk has 16 bytes to spare).
+			// Whole words: the bytes past the state are the next
+			// record's, written when it is added (the last of a chunk has
+			// chunkSpare bytes to spare).
 			f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
-			f.get(rec)
-			f.get(1)
-			f.i32Store(uint32(l.sb))
+			// No mark yet (NoParent reads as above every id): the state's
+			// expansion writes it (see run).
+			f.get(id)
+			f.i32Const(1<<MarkShift - 1)
+			f.i32And()
+			f.i32Eqz()
+			f.if_()
+			f.get(id)
+			f.call(b.markAddr.idx)
+			f.i32Const(-1)
+			f.i32Store(0)
+			f.end()
 			f.globalGet(b.gAt)
 			f.get(0)
 			f.i64Const(idBits)
@@ -2068,6 +2136,20 @@ func (b *builder) run(rules []*fn) {
 		f.i32Mul()
 		f.i32Load(b.batch)
 		f.set(end)
+		if b.markAddr != nil {
+			// A mark: the successors this state admits are numbered from
+			// here.
+			f.globalGet(b.gHead)
+			f.i32Const(1<<MarkShift - 1)
+			f.i32And()
+			f.i32Eqz()
+			f.if_()
+			f.globalGet(b.gHead)
+			f.call(b.markAddr.idx)
+			f.globalGet(b.gN)
+			f.i32Store(0)
+			f.end()
+		}
 		// its successors, from where the state before it's ended
 		f.forUpTo(p, func() { f.get(p) }, func() { f.get(end) }, int32(b.succStride()), func() {
 			// Rules fired are counted here: a violation stops the count where
@@ -2114,8 +2196,8 @@ func (b *builder) run(rules []*fn) {
 			f.i32Eqz()
 			f.if_()
 			f.get(h)
-			f.globalGet(b.gHead)
 			if b.o.Compact {
+				f.globalGet(b.gHead)
 				f.get(p)
 				f.i32Load(uint32(l.sbPad + 8)) // the rule
 			}

@@ -289,9 +289,9 @@ func (b *builder) partsFuncs(rules int) {
 			f.i32Eqz()
 			f.if_()
 			f.get(h)
-			f.i32Const(-1) // NoParent: not a counterexample's: a violation ends the parts' search
 			if b.o.Compact {
-				f.i32Const(0) // (and its rule)
+				f.i32Const(-1) // NoParent: not a counterexample's: a violation ends the parts' search
+				f.i32Const(0)  // (and its rule)
 			}
 			f.call(b.insert.idx)
 			f.if_()

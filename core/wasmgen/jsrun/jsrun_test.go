@@ -64,7 +64,7 @@ func TestCalls(t *testing.T) {
 		if id, err := inst.Call("find", h); err != nil || int32(id) >= 0 {
 			t.Fatalf("find before insert: %d, %v", int32(id), err)
 		}
-		if r, err := inst.Call("insert", h, wasmgen.NoParent); err != nil || r != 0 {
+		if r, err := inst.Call("insert", mod.StartArgs(h)...); err != nil || r != 0 {
 			t.Fatalf("insert: %d, %v", r, err)
 		}
 		if id, err := inst.Call("find", h); err != nil || int32(id) != int32(n) {
