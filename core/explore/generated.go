@@ -511,26 +511,28 @@ func (gs *genSearch) readRecords(id int64, buf []byte) error {
 }
 
 // trailRules is pathRules under hash compaction, where the states are not
-// kept but the module's records hold each one's parent and rule.
+// kept but the module's records hold each one's rule and its parent's
+// place among the states of its mark.
 func (gs *genSearch) trailRules(id int64) ([]int32, error) {
 	s := gs.s
-	rec := make([]byte, gs.mod.RecordBytes)
+	rec := make([]byte, 4)
+	ruleBits := 8*gs.mod.RecordBytes - wasmgen.MarkShift
 	var rules []int32 // from id back
 	for id >= s.trail.Len() {
-		if err := gs.readRecords(id, rec); err != nil {
+		if err := gs.readRecords(id, rec[:gs.mod.RecordBytes]); err != nil {
 			return nil, err
 		}
-		var r uint32
-		if gs.mod.RuleBytes == 2 {
-			r = uint32(binary.LittleEndian.Uint16(rec[4:]))
+		v := binary.LittleEndian.Uint32(rec)
+		if r := v & (1<<ruleBits - 1); int(r) < len(s.m.Rules) {
+			rules = append(rules, int32(r))
 		} else {
-			r = binary.LittleEndian.Uint32(rec[4:])
-		}
-		if int(r) >= len(s.m.Rules) {
 			return nil, fmt.Errorf("state %d's record names rule %d of %d", id, r, len(s.m.Rules))
 		}
-		rules = append(rules, int32(r))
-		parent := int64(binary.LittleEndian.Uint32(rec))
+		first, err := gs.markedParents(id)
+		if err != nil {
+			return nil, err
+		}
+		parent := first + int64(v>>ruleBits)
 		if parent >= id {
 			return nil, fmt.Errorf("state %d's record names state %d as its parent", id, parent)
 		}

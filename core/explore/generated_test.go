@@ -440,7 +440,8 @@ func compactCollisions(t *testing.T, rt wasmgen.Runtime) {
 
 // TestGeneratedDeepTraces compares counterexamples the generated search
 // rebuilds from its marks (a state's parent is the first of 32 states with
-// a rule to it: see wasmgen.MarkShift) with the closures', on a grid whose
+// a rule to it, or under hash compaction the one its record places among
+// them: see wasmgen.MarkShift) with the closures', on a grid whose
 // states have two parents each and whose violations lie hundreds of levels
 // and two record chunks deep: an invariant, a deadlock, and violations
 // recorded on the way (MaxErrors).
@@ -459,6 +460,8 @@ rule "y" y < N ==> begin y := y + 1; end;
 		{"invariant", grid + `invariant "far" !(x = N & y = N - 3);`, job.Options{}},
 		{"deadlock", grid, job.Options{}},
 		{"recorded", grid + `invariant "edge" x < N | y < 120;`, job.Options{MaxErrors: 5}},
+		{"invariant hash=40", grid + `invariant "far" !(x = N & y = N - 3);`, job.Options{HashCompaction: 40}},
+		{"recorded hash=40", grid + `invariant "edge" x < N | y < 120;`, job.Options{MaxErrors: 5, HashCompaction: 40}},
 	}
 	for _, rt := range []wasmgen.Runtime{wazerorun.Runtime{}, nativeRuntime(t)} {
 		for _, c := range cases {

@@ -53,9 +53,9 @@ func mix64(x uint64) uint64 {
 // Last, states whose hashes agree in every bit the index uses: no split
 // can part them, and the index must say so (memory ran out), not loop.
 // Under hash compaction (whose blocks grow before they split) the same,
-// where found is a key met, and a state of the same hash is taken for it;
-// in the exact index the records must hold the states, and no group of
-// them a mark (none was expanded).
+// where found is a key met, and a state of the same hash is taken for it.
+// No group of states may have a mark (none was expanded), and the exact
+// index's records must hold the states.
 func TestIndex(t *testing.T) {
 	for _, compact := range []bool{false, true} {
 		name := map[bool]string{false: "exact", true: "compact"}[compact]
@@ -122,31 +122,31 @@ func testIndex(t *testing.T, compact bool) {
 			t.Fatalf("a state never inserted, hash %#x: found as id %d", hash(n)^1<<40, id)
 		}
 	}
-	if !compact {
-		// Records are the states alone, in id order; no state was
-		// expanded, so no group of them has a mark yet.
-		rec := make([]byte, mod.RecordBytes)
-		for n := uint64(0); n < total; n++ {
-			read := func(export string, buf []byte) {
-				t.Helper()
-				at, err := inst.Call(export, n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := inst.Read(uint32(at), buf); err != nil {
-					t.Fatal(err)
-				}
+	// No state was expanded, so no group of them has a mark yet; the
+	// exact index's records are the states alone, in id order.
+	rec := make([]byte, mod.RecordBytes)
+	for n := uint64(0); n < total; n++ {
+		read := func(export string, buf []byte) {
+			t.Helper()
+			at, err := inst.Call(export, n)
+			if err != nil {
+				t.Fatal(err)
 			}
+			if err := inst.Read(uint32(at), buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !compact {
 			read("record", rec)
 			if got := binary.LittleEndian.Uint64(rec); got != n || rec[8] != 0 {
 				t.Fatalf("record %d holds %x", n, rec)
 			}
-			if n%(1<<wasmgen.MarkShift) == 0 {
-				var mark [4]byte
-				read("mark", mark[:])
-				if m := binary.LittleEndian.Uint32(mark[:]); m != wasmgen.NoParent {
-					t.Fatalf("states %d on, none expanded, have a mark %d", n, m)
-				}
+		}
+		if n%(1<<wasmgen.MarkShift) == 0 {
+			var mark [4]byte
+			read("mark", mark[:])
+			if m := binary.LittleEndian.Uint32(mark[:]); m != wasmgen.NoParent {
+				t.Fatalf("states %d on, none expanded, have a mark %d", n, m)
 			}
 		}
 	}

@@ -5,11 +5,10 @@ package wasmgen
 // bits of the hash as a tag above the id, as store.Exact) in blocks that
 // split as they fill (see segShift), the states in chunks in id order,
 // which is BFS order, so the states not yet expanded are the queue, and
-// marks from which the host finds a state's parent (see markShift).
-// Under hash compaction
-// (Options.Compact) the index keeps hashes, no id, the records are the
-// trail alone, and the queue is chunks of packed states, each reused once
-// its states are expanded.
+// marks from which the host finds a state's parent (see MarkShift).
+// Under hash compaction (Options.Compact) the index keeps hashes, no id,
+// the records are the trail alone, and the queue is chunks of packed
+// states, each reused once its states are expanded.
 
 import (
 	"fmt"
@@ -97,15 +96,17 @@ const (
 	batchBytes = 64 << 10
 	// NoParent is the parent recorded for a start state.
 	NoParent = 0xffffffff
-	// MarkShift: an exact search keeps no parent per state. A state's
+	// MarkShift: a search keeps no parent's id per state. A state's
 	// parent is the first state whose expansion led to it, and parents
 	// come in id order (breadth-first, one worker), so per 2^MarkShift
 	// states expanded the search keeps a mark (see Module): the number
 	// of states there were when the first of them began admitting its
-	// successors. The marks place a state's parent among 2^MarkShift,
-	// which the host fires the rules of: 4 bytes per 32 states where a
-	// parent's id was 4 bytes per state (mcslock1 29.1 → 25.2 bytes a
-	// state).
+	// successors. The marks place a state's parent among 2^MarkShift:
+	// the exact search's host fires their rules, and under hash
+	// compaction a record has the parent's place among them. 4 bytes per
+	// 32 states where a parent's id was 4 bytes per state (mcslock1
+	// 29.1 → 25.2 bytes a state, under 40-bit hash compaction 19.2 →
+	// 15.2).
 	MarkShift = 5
 )
 
@@ -151,10 +152,9 @@ type layout struct {
 	coverStmts     uint32
 	sb, sbPad, rec int
 	// Under hash compaction (see Options.Compact) records are the trail
-	// (a state's parent, then its rule in ruleBytes), and the states wait
-	// for expansion in queue chunks, found through qdir.
-	qdir      uint32
-	ruleBytes int
+	// (see Module.RecordBytes), and the states wait for expansion in
+	// queue chunks, found through qdir.
+	qdir uint32
 	// symA is symmetry reduction's area (see symArea), if the search
 	// reduces.
 	symA symArea
@@ -186,11 +186,12 @@ type Module struct {
 	// state p whose id is a multiple of 2^MarkShift, is the address of a
 	// uint32: the number of states there were when p began admitting its
 	// successors, or NoParent until then.
-	// Under hash compaction a
-	// record is the state's parent's id (uint32), then the rule that led
-	// to it in RuleBytes bytes (little-endian): the states themselves are
-	// not kept once expanded.
-	RecordBytes, RuleBytes int
+	// Under hash compaction, where states are not kept once expanded, a
+	// record is the trail's: a little-endian number of RecordBytes bytes,
+	// its top MarkShift bits the parent's place among the states of its
+	// mark (the parent is the mark's first state plus that), the rest the
+	// rule that led to the state.
+	RecordBytes int
 	// Violations is where the records of the violations before the last
 	// are (Options.MaxErrors above 1), ViolationBytes each.
 	Violations     uint32
@@ -221,10 +222,10 @@ type Module struct {
 
 // StartArgs are the arguments of the module's insert for a start state
 // of hash h (which find(h) just did not find): under hash compaction its
-// parent and rule too, NoParent and 0 (the host's trail has its rule).
+// rule too, 0 (the host's trail has its start state's).
 func (m *Module) StartArgs(h uint64) []uint64 {
 	if m.Compact {
-		return []uint64{h, NoParent, 0}
+		return []uint64{h, 0}
 	}
 	return []uint64{h}
 }
@@ -402,7 +403,7 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 	}
 	g.mod.export("memory", 2, 0)
 	mod = &Module{Code: g.mod.bytes(), Exports: g.mod.signatures(), Stats: g.lay.stats, Cur: g.lay.cur, Work: g.lay.work, Pack: g.lay.pack, Covers: g.lay.covers, CoverStmts: g.lay.coverStmts,
-		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, RuleBytes: g.lay.ruleBytes, Rules: len(rules), Invariants: len(invs)}
+		StateBytes: m.StateBytes, RecordBytes: g.lay.rec, Rules: len(rules), Invariants: len(invs)}
 	if o.Compact {
 		mod.Compact, mod.KeyBits = true, o.KeyBits
 	}
@@ -430,13 +431,13 @@ func newLayout(m *compile.Model, sym *symmetry.Plan, compact bool) layout {
 	// again, see MarkShift and the host).
 	l.rec = l.sb
 	if compact {
-		// The trail: the rule is needed, the state being gone. Rules
-		// fit in 2 bytes but in models of more than 65535 rules.
-		l.ruleBytes = 2
-		if len(m.Rules) > 0xffff {
-			l.ruleBytes = 4
+		// The trail: the rule is needed, the state being gone, and the
+		// parent's place in its mark's states. 2 bytes but in models of
+		// more than 2^(16-MarkShift) rules.
+		l.rec = 2
+		if len(m.Rules) >= 1<<(16-MarkShift) {
+			l.rec = 4
 		}
-		l.rec = 4 + l.ruleBytes
 	}
 	l.stats = 0
 	l.cur = 8 * statsSlots
@@ -478,7 +479,7 @@ type builder struct {
 	batchStates int
 	// functions
 	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
-	markAddr                                                                         *fn // nil under hash compaction
+	markAddr                                                                         *fn
 	countCovers                                                                      *fn // nil: no cover property
 	canon, symBase                                                                   *fn // nil: no symmetry reduction
 	gMoved                                                                           uint32
@@ -688,7 +689,7 @@ func (b *builder) runtime() {
 	}
 	// recAddr(id) -> the record's address.
 	b.recAddr = chunkAddr("recAddr", l.dir, l.rec)
-	if !b.o.Compact {
+	{
 		// markAddr(id) -> the address of the mark of the 2^MarkShift
 		// states from id on (id a multiple): after the chunk's records
 		// and their bytes to spare.
@@ -1283,12 +1284,14 @@ func (b *builder) runtime() {
 	}
 
 	// insert(h) -> 0, or 1 if memory ran out: adds the state in the pack
-	// buffer, which find(h) just did not find.
-	// Under hash compaction insert(h, parent, rule) -> the same, and the
-	// state goes to the queue, its parent and rule to the trail.
+	// buffer, which find(h) just did not find, found by expanding the
+	// state at the head (or a start state).
+	// Under hash compaction insert(h, rule) -> the same, and the state
+	// goes to the queue, its rule and the head's place among its mark's
+	// states to the trail.
 	params := []byte{i64}
 	if b.o.Compact {
-		params = append(params, i32, i32)
+		params = append(params, i32)
 	}
 	b.insert = m.newFunc(params, []byte{i32})
 	b.insert.name = "insert"
@@ -1351,11 +1354,7 @@ func (b *builder) runtime() {
 			f.get(c)
 			f.i32Store(dir)
 		}
-		if b.o.Compact {
-			newChunk(l.rec<<chunkBits + chunkSpare)
-		} else {
-			newChunk(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift))
-		}
+		newChunk(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift))
 		setChunk(l.dir)
 		if b.o.Compact {
 			// A queue chunk too: a free one, or a new one.
@@ -1371,19 +1370,34 @@ func (b *builder) runtime() {
 			setChunk(l.qdir)
 		}
 		f.end()
+		// No mark yet (NoParent reads as above every id): the state's
+		// expansion writes it (see run).
+		f.get(id)
+		f.i32Const(1<<MarkShift - 1)
+		f.i32And()
+		f.i32Eqz()
+		f.if_()
+		f.get(id)
+		f.call(b.markAddr.idx)
+		f.i32Const(-1)
+		f.i32Store(0)
+		f.end()
 		f.get(id)
 		f.call(b.recAddr.idx)
 		f.set(rec)
 		if b.o.Compact {
-			// The rule's word runs into the next record, written after
+			// The record's word runs into the next record, written after
 			// this one (the last of a chunk has bytes to spare); the
 			// state's words run into the next state's.
 			f.get(rec)
+			f.globalGet(b.gHead)
+			f.i32Const(1<<MarkShift - 1)
+			f.i32And()
+			f.i32Const(int32(8*l.rec - MarkShift))
+			f.i32Shl()
 			f.get(1)
+			f.i32Or()
 			f.i32Store(0)
-			f.get(rec)
-			f.get(2)
-			f.i32Store(4)
 			f.get(id)
 			f.call(b.qAddr.idx)
 			f.set(rec)
@@ -1396,18 +1410,6 @@ func (b *builder) runtime() {
 			// record's, written when it is added (the last of a chunk has
 			// chunkSpare bytes to spare).
 			f.copyWords(func() { f.get(rec) }, func() { f.i32Const(int32(l.pack)) }, l.sbPad, unrollCopy)
-			// No mark yet (NoParent reads as above every id): the state's
-			// expansion writes it (see run).
-			f.get(id)
-			f.i32Const(1<<MarkShift - 1)
-			f.i32And()
-			f.i32Eqz()
-			f.if_()
-			f.get(id)
-			f.call(b.markAddr.idx)
-			f.i32Const(-1)
-			f.i32Store(0)
-			f.end()
 			f.globalGet(b.gAt)
 			f.get(0)
 			f.i64Const(idBits)
@@ -2136,7 +2138,7 @@ func (b *builder) run(rules []*fn) {
 		f.i32Mul()
 		f.i32Load(b.batch)
 		f.set(end)
-		if b.markAddr != nil {
+		{
 			// A mark: the successors this state admits are numbered from
 			// here.
 			f.globalGet(b.gHead)
@@ -2197,7 +2199,6 @@ func (b *builder) run(rules []*fn) {
 			f.if_()
 			f.get(h)
 			if b.o.Compact {
-				f.globalGet(b.gHead)
 				f.get(p)
 				f.i32Load(uint32(l.sbPad + 8)) // the rule
 			}

@@ -290,8 +290,7 @@ func (b *builder) partsFuncs(rules int) {
 			f.if_()
 			f.get(h)
 			if b.o.Compact {
-				f.i32Const(-1) // NoParent: not a counterexample's: a violation ends the parts' search
-				f.i32Const(0)  // (and its rule)
+				f.i32Const(0) // its rule: none, not a counterexample's (a violation ends the parts' search)
 			}
 			f.call(b.insert.idx)
 			f.if_()
