@@ -1640,6 +1640,16 @@ func homeIn(f *fn, x, c func()) {
 // slotAddr pushes the address of slot i (a local) of the block of
 // directory entry blk (a local).
 func (b *builder) slotAddr(f *fn, blk, i uint32) {
+	if b.contiguous() {
+		// the first segment's address plus 8 i
+		f.get(blk)
+		f.i32Load(headSegs)
+		f.get(i)
+		f.i32Const(3)
+		f.i32Shl()
+		f.i32Add()
+		return
+	}
 	b.segAddr(f, blk, func() {
 		f.get(i)
 		f.i32Const(segShift)
