@@ -2626,6 +2626,9 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec, diff uint32) {
 		f.get(curRec)
 		f.call(b.packFrom.idx)
 		f.drop()
+		// (Not the current state, unless a reduction could move a
+		// representative: neither exact nor heuristic reduction does,
+		// but a self-loop is decided on what is looked up.)
 		f.i32Const(1)
 		f.set(diff)
 		f.end()
