@@ -1328,11 +1328,7 @@ func (b *builder) runtime() {
 		f.i32Const(1)
 		f.return_()
 		f.end()
-		f.get(id)
-		f.i32Const(1<<chunkBits - 1)
-		f.i32And()
-		f.i32Eqz()
-		f.if_()
+		ifMultiple(f, func() { f.get(id) }, chunkBits)
 		// A new chunk (c) of size bytes, or 1 returned; then its
 		// address in the directory at dir.
 		newChunk := func(size int) {
@@ -1372,11 +1368,7 @@ func (b *builder) runtime() {
 		f.end()
 		// No mark yet (NoParent reads as above every id): the state's
 		// expansion writes it (see run).
-		f.get(id)
-		f.i32Const(1<<MarkShift - 1)
-		f.i32And()
-		f.i32Eqz()
-		f.if_()
+		ifMultiple(f, func() { f.get(id) }, MarkShift)
 		f.get(id)
 		f.call(b.markAddr.idx)
 		f.i32Const(-1)
@@ -1538,6 +1530,16 @@ func (b *builder) runtime() {
 	}
 	// record(id) -> the address of state id's record.
 	m.export("record", 0, b.recAddr.idx)
+}
+
+// ifMultiple opens an if whose body runs when the i32 x pushes is a
+// multiple of 2^shift.
+func ifMultiple(f *fn, x func(), shift int) {
+	x()
+	f.i32Const(1<<shift - 1)
+	f.i32And()
+	f.i32Eqz()
+	f.if_()
 }
 
 // shiftDown pushes, as an i32, local x (an i64) shifted right by k less
@@ -2152,20 +2154,13 @@ func (b *builder) run(rules []*fn) {
 		f.i32Mul()
 		f.i32Load(b.batch)
 		f.set(end)
-		{
-			// A mark: the successors this state admits are numbered from
-			// here.
-			f.globalGet(b.gHead)
-			f.i32Const(1<<MarkShift - 1)
-			f.i32And()
-			f.i32Eqz()
-			f.if_()
-			f.globalGet(b.gHead)
-			f.call(b.markAddr.idx)
-			f.globalGet(b.gN)
-			f.i32Store(0)
-			f.end()
-		}
+		// A mark: the successors this state admits are numbered from here.
+		ifMultiple(f, func() { f.globalGet(b.gHead) }, MarkShift)
+		f.globalGet(b.gHead)
+		f.call(b.markAddr.idx)
+		f.globalGet(b.gN)
+		f.i32Store(0)
+		f.end()
 		// its successors, from where the state before it's ended
 		f.forUpTo(p, func() { f.get(p) }, func() { f.get(end) }, int32(b.succStride()), func() {
 			// Rules fired are counted here: a violation stops the count where
@@ -2288,11 +2283,7 @@ func (b *builder) run(rules []*fn) {
 		if b.o.Compact {
 			// Every state of the queue chunk the head left is expanded
 			// (the batch's pass 1 is done): the chunk is free.
-			f.globalGet(b.gHead)
-			f.i32Const(1<<chunkBits - 1)
-			f.i32And()
-			f.i32Eqz()
-			f.if_()
+			ifMultiple(f, func() { f.globalGet(b.gHead) }, chunkBits)
 			f.globalGet(b.gHead)
 			f.i32Const(chunkBits)
 			f.i32ShrU()
