@@ -2173,77 +2173,74 @@ func (b *builder) run(rules []*fn) {
 			// Unless the successor is the state itself (see
 			// unlessSelfLoop; nor is that edge logged for liveness: it
 			// adds no reachability).
-			f.get(p)
-			f.i32Load(uint32(l.sbPad + 12))
-			f.i32Eqz()
-			f.if_()
-			owned := b.sendIfRemote(f, p, h, dst)
-			b.lookUp(f, p, h)
-			if b.markLive != nil {
-				f.tee(id)
-			}
-			f.i32Const(0)
-			f.i32LtS()
-			f.if_()
-			b.newStateProps(f)
-			f.tee(prop)
-			f.i32Const(0)
-			f.i32GtS()
-			f.if_()
-			// A violating state is reported, and not kept.
-			b.record(f, ViolationInvariant, func() {
+			b.unlessSelfLoop(f, p, func() {
+				owned := b.sendIfRemote(f, p, h, dst)
+				b.lookUp(f, p, h)
+				if b.markLive != nil {
+					f.tee(id)
+				}
+				f.i32Const(0)
+				f.i32LtS()
+				f.if_()
+				b.newStateProps(f)
+				f.tee(prop)
+				f.i32Const(0)
+				f.i32GtS()
+				f.if_()
+				// A violating state is reported, and not kept.
+				b.record(f, ViolationInvariant, func() {
+					f.get(prop)
+					f.i32Const(1)
+					f.i32Sub()
+				}, func() {
+					f.get(p)
+					f.i32Load(uint32(l.sbPad + 8))
+				}, func() {
+					f.get(p)
+					f.i32Load(uint32(l.sbPad + 8))
+					f.globalSet(b.gRule)
+					f.get(prop)
+					f.i32Const(1)
+					f.i32Sub()
+					f.globalSet(b.gInv)
+					f.i32Const(StatusInvariant)
+					f.return_()
+				})
+				f.end()
 				f.get(prop)
-				f.i32Const(1)
-				f.i32Sub()
-			}, func() {
-				f.get(p)
-				f.i32Load(uint32(l.sbPad + 8))
-			}, func() {
-				f.get(p)
-				f.i32Load(uint32(l.sbPad + 8))
-				f.globalSet(b.gRule)
-				f.get(prop)
-				f.i32Const(1)
-				f.i32Sub()
-				f.globalSet(b.gInv)
-				f.i32Const(StatusInvariant)
+				f.i32Eqz()
+				f.if_()
+				f.get(h)
+				if b.o.Compact {
+					f.get(p)
+					f.i32Load(uint32(l.sbPad + 8)) // the rule
+				}
+				if b.markLive != nil {
+					f.globalGet(b.gN)
+					f.set(id)
+				}
+				f.call(b.insert.idx)
+				f.if_()
+				f.i32Const(StatusMemory)
 				f.return_()
+				f.end()
+				if b.markLive != nil {
+					b.logEdge(f, id)
+				}
+				if b.countCovers != nil {
+					f.call(b.countCovers.idx) // the closures' order: kept, then covers
+				}
+				if b.markLive != nil {
+					f.call(b.markLive.idx) // then liveness
+				}
+				f.end()
+				if b.markLive != nil {
+					f.else_() // met again
+					b.logEdge(f, id)
+				}
+				f.end()
+				owned()
 			})
-			f.end()
-			f.get(prop)
-			f.i32Eqz()
-			f.if_()
-			f.get(h)
-			if b.o.Compact {
-				f.get(p)
-				f.i32Load(uint32(l.sbPad + 8)) // the rule
-			}
-			if b.markLive != nil {
-				f.globalGet(b.gN)
-				f.set(id)
-			}
-			f.call(b.insert.idx)
-			f.if_()
-			f.i32Const(StatusMemory)
-			f.return_()
-			f.end()
-			if b.markLive != nil {
-				b.logEdge(f, id)
-			}
-			if b.countCovers != nil {
-				f.call(b.countCovers.idx) // the closures' order: kept, then covers
-			}
-			if b.markLive != nil {
-				f.call(b.markLive.idx) // then liveness
-			}
-			f.end()
-			if b.markLive != nil {
-				f.else_() // met again
-				b.logEdge(f, id)
-			}
-			f.end()
-			owned()
-			f.end()
 		})
 		if len(g.m.CoverStmts) > 0 {
 			// The hits after the state's last successor: its expansion
