@@ -5,8 +5,7 @@
 // fills, charts its cache.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import * as h from '../testlib/helpers.mjs';
@@ -32,7 +31,7 @@ async function shown(page) {
 // page, where the run must pass; it returns the native result, the page and
 // the page's script errors.
 async function checkBoth(algo) {
-  const file = join(mkdtempSync(join(tmpdir(), 'locus-charts-')), 'np6.m');
+  const file = join(h.tempDir('locus-charts-'), 'np6.m');
   writeFileSync(file, model);
   const native = h.nativeCheck(file, ['--algo', algo, '-m', '16']);
   assert.equal(native.verdict, 'pass', native.reason);

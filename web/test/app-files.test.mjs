@@ -2,8 +2,7 @@
 // (picker, drag-and-drop) and out (download) unchanged.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as h from '../testlib/helpers.mjs';
 
@@ -57,7 +56,7 @@ test('text pasted over an example is a new model called untitled.m', async () =>
 });
 
 test('a .m file opened with the picker comes back byte for byte from Download', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'locus-files-'));
+  const dir = h.tempDir('locus-files-');
   const src = '-- opened from disk: ünïcode ✓\nvar y: 0..3;\nstartstate begin y := 0; end;\nrule "up" y < 3 ==> begin y := y + 1; end;\n';
   const file = join(dir, 'counter.m');
   writeFileSync(file, src);

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as h from '../testlib/helpers.mjs';
 
 const app = h.serveAndLaunch();
@@ -127,7 +126,7 @@ startstate begin a := 0; b := 0; end;
 rule "a" true ==> begin a := (a + 1) % 1024; end;
 rule "b" true ==> begin b := (b + 1) % 2048; end;
 `;
-  const dir = mkdtempSync(join(tmpdir(), 'locus-grid-'));
+  const dir = h.tempDir('locus-grid-');
   writeFileSync(join(dir, 'grid.m'), source);
   const native = h.nativeCheck(join(dir, 'grid.m'), ['--algo', 'auto', '--workers', '1', '-m', '16', '--symmetry', 'off']);
   const page = await app.browser.context.newPage();

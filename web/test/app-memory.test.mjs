@@ -4,8 +4,7 @@
 // still counts exactly the states the native CLI counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as h from '../testlib/helpers.mjs';
 
@@ -62,7 +61,7 @@ function wideInWindow(dir) {
 const app = h.serveAndLaunch();
 
 test('a small memory budget spills the queue to browser storage and keeps the count', async () => {
-  const { src: wide, file } = wideInWindow(mkdtempSync(join(tmpdir(), 'locus-wide-')));
+  const { src: wide, file } = wideInWindow(h.tempDir('locus-wide-'));
   const unbudgeted = h.nativeCheck(file, ['--algo', 'bfs']);
   assert.ok(budgetMB * 1024 * 1024 < unbudgeted.peak_bytes,
     `the budget (${budgetMB} MiB) must be below what the run needs without a disk (${unbudgeted.peak_bytes} bytes)`);

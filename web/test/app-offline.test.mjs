@@ -38,10 +38,9 @@ test('the app reloads and verifies with the network gone', async () => {
 
 test('a new build replaces the cached one and the page offers to reload', async () => {
   // Serve a copy of the site, so the test can make a "new build" of it.
-  const { cpSync, mkdtempSync, appendFileSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { cpSync, appendFileSync } = await import('node:fs');
   const { execFileSync } = await import('node:child_process');
-  const site = join(mkdtempSync(join(tmpdir(), 'locus-site-')), 'public');
+  const site = join(h.tempDir('locus-site-'), 'public');
   cpSync(join(h.root, 'public'), site, { recursive: true });
   const copy = await h.startServer(site);
   const b = await h.launch();
@@ -53,7 +52,7 @@ test('a new build replaces the cached one and the page offers to reload', async 
     const [before] = await cacheNames();
 
     // The new build changes one example; sitegen writes a new service worker.
-    const examples = mkdtempSync(join(tmpdir(), 'locus-examples-'));
+    const examples = h.tempDir('locus-examples-');
     cpSync(join(h.root, 'examples'), examples, { recursive: true });
     appendFileSync(join(examples, 'peterson.m'), '\n-- changed in a new build\n');
     execFileSync('go', ['run', './web/sitegen', '-public', site, '-examples', examples, '-sw', 'web/src/sw.js'], { cwd: h.root, stdio: 'ignore' });
@@ -74,10 +73,8 @@ test('a new build replaces the cached one and the page offers to reload', async 
     await page.locator('[data-testid=examples] option[value$=".m"]').first().waitFor({ state: 'attached', timeout: 60000 });
     await h.pickExample(page, 'peterson.m');
     await page.waitForFunction(() => window.locus.editor.getText().includes('changed in a new build'));
-    rmSync(examples, { recursive: true, force: true });
   } finally {
     await b.close();
     await copy.stop();
-    rmSync(site, { recursive: true, force: true });
   }
 });

@@ -3,8 +3,7 @@
 // with the counts of an uninterrupted run (the native CLI's exact BFS).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import * as h from '../testlib/helpers.mjs';
@@ -36,7 +35,7 @@ async function liveChecks(page) {
 // and resumes the run from a new tab.
 async function closeAndResume(storage) {
   assert.match(model, /N\s*:\s*7\b/, 'N was set in the model');
-  const file = join(mkdtempSync(join(tmpdir(), 'locus-resume-')), 'np7.m');
+  const file = join(h.tempDir('locus-resume-'), 'np7.m');
   writeFileSync(file, model);
   const exact = h.nativeCheck(file, []);
   assert.equal(exact.verdict, 'pass', exact.reason);
@@ -139,7 +138,7 @@ test('the same on IndexedDB (OPFS hidden from the engine)', async () => {
 });
 
 test('a disk run that fills the storage quota ends incomplete, keeps its checkpoint, and resumes once there is room', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'locus-quota-')), 'np7.m');
+  const file = join(h.tempDir('locus-quota-'), 'np7.m');
   writeFileSync(file, model);
   const exact = h.nativeCheck(file, []);
   const onDisk = h.nativeCheck(file, ['--algo', 'ldbfs', '-m', '16']);

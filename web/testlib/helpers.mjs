@@ -82,6 +82,18 @@ export function serveAndLaunch() {
   return app;
 }
 
+// tempDir makes a directory under the system's temporary one that is
+// removed when the test process exits, however its tests end.
+const tempDirs = [];
+export function tempDir(prefix) {
+  if (tempDirs.length === 0) {
+    process.on('exit', () => tempDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
 // openApp opens the app and waits until the UI has rendered and loaded the examples.
 export async function openApp(page, url) {
   const errors = [];
