@@ -479,6 +479,7 @@ type builder struct {
 	batchStates int
 	// functions
 	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	homeAddr                                                                         *fn
 	markAddr                                                                         *fn
 	countCovers                                                                      *fn // nil: no cover property
 	canon, symBase                                                                   *fn // nil: no symmetry reduction
@@ -887,6 +888,17 @@ func (b *builder) runtime() {
 		f.globalSet(b.gProbes)
 		f.i32Const(-1)
 		m.export("find", 0, f.idx)
+	}
+
+	// homeAddr(h) -> the address of hash h's home slot (until an insert
+	// changes the directory).
+	b.homeAddr = m.newFunc([]byte{i64}, []byte{i32})
+	b.homeAddr.name = "homeAddr"
+	{
+		f := b.homeAddr
+		blk, c, i := f.local(i32), f.local(i32), f.local(i32)
+		b.homeSlot(f, func() { f.get(0) }, blk, c, i)
+		b.slotAddr(f, blk, i)
 	}
 
 	// place(blk, e): entry e into the block of directory entry blk, at
@@ -2113,7 +2125,9 @@ func (b *builder) run(rules []*fn) {
 	f.i64Const(0)
 	f.set(touch)
 	touchAll := func() {
-		b.eachSuccessor(f, p, end, func() { b.unlessSelfLoop(f, p, func() { b.touchSlot(f, touch, p) }) })
+		// Without a branch (a self-loop's reads address 0), so that as
+		// many reads as the core can wait on at once are under way.
+		b.eachSuccessor(f, p, end, func() { b.touchHome(f, touch, p) })
 	}
 	if !b.parts {
 		touchAll()
@@ -2136,7 +2150,7 @@ func (b *builder) run(rules []*fn) {
 				f.globalGet(b.gSelf)
 				f.i32Eq()
 				f.if_()
-				b.touchSlot(f, touch, p)
+				b.touchHome(f, touch, p)
 				f.end()
 			})
 		})
@@ -2310,24 +2324,32 @@ func (b *builder) run(rules []*fn) {
 func (b *builder) unlessSelfLoop(f *fn, p uint32, body func()) {
 	f.get(p)
 	f.i32Load(uint32(b.g.lay.sbPad + 12))
-	f.i32Eqz()
 	f.if_()
 	body()
 	f.end()
 }
 
-// touchSlot generates the read of the table slot of the entry at the
-// address in local at (a packed state, then its hash), xored into local
+// touchHome generates the read of the home slot pass 1 noted for the
+// successor at the address in local p (see successor), xored into local
 // touch: run's pass 2, so that the lookups after it find their slots in
 // the cache.
-func (b *builder) touchSlot(f *fn, touch, at uint32) {
-	blk, c, i := f.local(i32), f.local(i32), f.local(i32)
+func (b *builder) touchHome(f *fn, touch, p uint32) {
 	f.get(touch)
-	b.homeSlot(f, func() {
-		f.get(at)
-		f.i64Load(uint32(b.g.lay.sbPad))
-	}, blk, c, i)
-	b.slotAddr(f, blk, i)
+	f.get(p)
+	f.i32Load(uint32(b.g.lay.sbPad + 12))
+	f.i64Load(0)
+	f.i64Xor()
+	f.set(touch)
+}
+
+// touchSlot generates the read of the home slot of the entry at the
+// address in local at (a packed state, then its hash), xored into local
+// touch, as touchHome for the entries a part receives.
+func (b *builder) touchSlot(f *fn, touch, at uint32) {
+	f.get(touch)
+	f.get(at)
+	f.i64Load(uint32(b.g.lay.sbPad))
+	f.call(b.homeAddr.idx)
 	f.i64Load(0)
 	f.i64Xor()
 	f.set(touch)
@@ -2500,8 +2522,9 @@ func (b *builder) packFromFor(r int) *fn {
 }
 
 // succStride is a successor's bytes in the successor area: the packed
-// state padded to 8, its hash (i64), its rule (i32), whether it is the
-// current state (i32: see unlessSelfLoop), then its cover statements' hits.
+// state padded to 8, its hash (i64), its rule (i32), its home slot's
+// address (i32; 0 where it is the current state: see unlessSelfLoop),
+// then its cover statements' hits.
 func (b *builder) succStride() int { return b.g.lay.sbPad + 16 + 8*len(b.g.m.CoverStmts) }
 
 // The hits of cover statements are counted as the closures count them, up
@@ -2623,17 +2646,23 @@ func (b *builder) successor(f *fn, r int32, changed, end, curRec, diff uint32) {
 	}
 	// A successor that is the current state (its representative, under
 	// symmetry) is met again: it is not hashed, nor looked up (see
-	// unlessSelfLoop).
-	f.get(end)
-	f.get(diff)
-	f.i32Eqz()
-	f.i32Store(uint32(l.sbPad + 12))
+	// unlessSelfLoop). Another's hash is noted, and the address of its
+	// home slot (for pass 2: no insert comes between): 0 for a self-loop.
 	f.get(diff)
 	f.if_()
 	f.get(end)
 	f.get(end)
 	f.call(b.hashAt.idx)
 	f.i64Store(uint32(l.sbPad))
+	f.get(end)
+	f.get(end)
+	f.i64Load(uint32(l.sbPad))
+	f.call(b.homeAddr.idx)
+	f.i32Store(uint32(l.sbPad + 12))
+	f.else_()
+	f.get(end)
+	f.i32Const(0)
+	f.i32Store(uint32(l.sbPad + 12))
 	f.end()
 	f.get(end)
 	f.i32Const(r)
