@@ -1229,10 +1229,17 @@ func (u *unit) countIteration(n uint32) {
 }
 
 // quantExpr evaluates forall / exists, stopping at the first deciding value.
+// The literals of its body (see junction) that name none of its variables
+// are tested once, before its loops, where hoistable allows: one that
+// decides every iteration decides the quantifier (exists i, j: i != j &
+// s[i] = C & s[j] = C reads s[i] once per i instead of once per j).
 func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	f := u.f
 	mark := u.frameTop
 	forall := x.Op == murphi.FORALL
+	// exists: the body is the and of lits; forall: their or.
+	lits := junction(x.Body, !forall, false, nil)
+	before, inside := u.hoistable(x, lits, !forall)
 	r := f.local(i32)
 	if forall {
 		f.i32Const(1)
@@ -1240,11 +1247,25 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 		f.i32Const(0)
 	}
 	f.set(r)
+	if len(before) > 0 {
+		// exists: the loops run if every literal before them holds;
+		// forall: if none does.
+		u.junctionCond(before, !forall)
+		if forall {
+			f.i32Eqz()
+		}
+		f.if_()
+		u.depth++
+	}
 	var build func(i int)
 	build = func(i int) {
 		if i == len(x.Quants) {
 			// Deciding value: leave every loop with r set.
-			u.cond(x.Body)
+			if len(before) > 0 {
+				u.junctionCond(inside, !forall)
+			} else {
+				u.cond(x.Body)
+			}
 			if forall {
 				f.i32Eqz()
 			}
@@ -1269,8 +1290,179 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	saveExit := u.quantExit
 	build(0)
 	u.quantExit = saveExit
+	if len(before) > 0 {
+		u.depth--
+		f.end()
+	}
 	u.frameTop = mark
 	f.get(r)
+}
+
+// literal is a boolean expression, negated or not.
+type literal struct {
+	x   murphi.Expr
+	neg bool
+}
+
+// junction appends to lits the literals whose and (if and) or or (if not)
+// is x, negated if neg, in the order and with the short-circuits in which
+// cond evaluates x: de Morgan's laws, and a -> b as !a | b.
+func junction(x murphi.Expr, and, neg bool, lits []literal) []literal {
+	x = unparen(x)
+	switch x := x.(type) {
+	case *murphi.UnaryExpr:
+		if x.Op == murphi.NOT {
+			return junction(x.X, and, !neg, lits)
+		}
+	case *murphi.BinaryExpr:
+		// An and is an and of literals where it is not negated, an or
+		// where it is; an or and an implication the other way round.
+		isAnd := x.Op == murphi.LAND || x.Op == murphi.AND && x.Logical
+		isOr := x.Op == murphi.LOR || x.Op == murphi.OR && x.Logical
+		switch {
+		case isAnd && and != neg, isOr && and == neg:
+			return junction(x.Y, and, neg, junction(x.X, and, neg, lits))
+		case x.Op == murphi.IMPLIES && and == neg:
+			return junction(x.Y, and, neg, junction(x.X, and, !neg, lits))
+		}
+	}
+	return append(lits, literal{x, neg})
+}
+
+// junctionCond pushes the and (if and) or the or of lits, evaluated in
+// order until one decides.
+func (u *unit) junctionCond(lits []literal, and bool) {
+	f := u.f
+	for i, l := range lits {
+		u.cond(l.x)
+		if l.neg {
+			f.i32Eqz()
+		}
+		if i == len(lits)-1 {
+			break
+		}
+		f.ifResult(i32)
+		if !and {
+			f.i32Const(1)
+			f.else_()
+		}
+	}
+	for i := 0; i < len(lits)-1; i++ {
+		if and {
+			f.else_()
+			f.i32Const(0)
+		}
+		f.end()
+	}
+}
+
+// hoistable splits the literals of x's body (their and if and, else their
+// or) into those tested before its loops and those inside. A literal goes
+// before if it names none of x's variables nor calls a function, and
+// every literal inside before it is a comparison of quantifier variables
+// and constants that lets the body go on where one of x's variables
+// differs from one value (i != j in exists j: i != j & s[i] = C & ...),
+// at most size-1 such for each variable. Then some iteration reaches the
+// literal in the body too: tested first, it has the body's value there,
+// and fails (a run-time error) where the body would. The loops must have
+// constant bounds.
+func (u *unit) hoistable(x *murphi.QuantExpr, lits []literal, and bool) (before, inside []literal) {
+	if len(lits) < 2 {
+		return nil, lits
+	}
+	size := map[*murphi.Object]int64{}
+	order := map[*murphi.Object]int{}
+	for i, q := range x.Quants {
+		lo, hi, ok := u.quantValues(q)
+		if !ok || lo > hi {
+			return nil, lits
+		}
+		size[q.Name.Obj] = hi - lo + 1
+		order[q.Name.Obj] = i
+	}
+	avoided := map[*murphi.Object]int64{}
+	open := true // some iteration reaches the next literal
+	for _, l := range lits {
+		if open && outer(l.x, size) {
+			before = append(before, l)
+			continue
+		}
+		inside = append(inside, l)
+		if q := goesOnWhereDiffers(l, and, order); q == nil || avoided[q]+1 >= size[q] {
+			open = false
+		} else {
+			avoided[q]++
+		}
+	}
+	if len(before) == 0 || len(inside) == 0 {
+		return nil, lits
+	}
+	return before, inside
+}
+
+// outer reports whether x names none of vars and calls no function.
+func outer(x murphi.Expr, vars map[*murphi.Object]int64) bool {
+	ok := true
+	murphi.Inspect(x, func(n murphi.Node) bool {
+		switch n := n.(type) {
+		case *murphi.Ident:
+			if _, in := vars[n.Obj]; in {
+				ok = false
+			}
+		case *murphi.CallExpr:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// goesOnWhereDiffers returns the variable q of those in order (by their
+// loops' nesting) for which literal l, in an and (if and) or an or,
+// neither decides nor fails where q differs from one value: l compares q
+// with a constant, a variable of an enclosing loop or one of an earlier
+// loop in order, for = or != as lets the junction go on. Else nil.
+func goesOnWhereDiffers(l literal, and bool, order map[*murphi.Object]int) *murphi.Object {
+	b, ok := unparen(l.x).(*murphi.BinaryExpr)
+	if !ok || (b.Op != murphi.EQL && b.Op != murphi.NEQ) || !simpleOperand(b.X) || !simpleOperand(b.Y) {
+		return nil
+	}
+	// The literal's value where the sides differ: true for != (false
+	// for =), negated if l is; an and goes on where it is true, an or
+	// where it is false.
+	if (b.Op == murphi.NEQ) != l.neg != and {
+		return nil
+	}
+	var q *murphi.Object
+	for _, side := range []murphi.Expr{b.X, b.Y} {
+		id, isIdent := unparen(side).(*murphi.Ident)
+		if !isIdent {
+			continue
+		}
+		if k, in := order[id.Obj]; in && (q == nil || k > order[q]) {
+			q = id.Obj
+		}
+	}
+	if x, y := unparen(b.X), unparen(b.Y); q == nil || sameIdent(x, y) {
+		return nil
+	}
+	return q
+}
+
+func sameIdent(x, y murphi.Expr) bool {
+	a, ok1 := x.(*murphi.Ident)
+	b, ok2 := y.(*murphi.Ident)
+	return ok1 && ok2 && a.Obj == b.Obj
+}
+
+func simpleOperand(x murphi.Expr) bool {
+	switch x := unparen(x).(type) {
+	case *murphi.IntLit:
+		return true
+	case *murphi.Ident:
+		return x.Obj != nil && (x.Obj.Kind == murphi.ObjConst || x.Obj.Kind == murphi.ObjQuant)
+	}
+	return false
 }
 
 // indexPosition returns the position of value v among the values of index
