@@ -914,7 +914,12 @@ func (g *gen) boolOp(depth int) string {
 		save := len(g.scope)
 		q := g.quantifier()
 		kw := []string{"forall", "exists"}[g.n(2)]
-		body := g.expr(boolType, depth-1)
+		var body string
+		if g.chance(60) {
+			body = g.junction(g.scope[len(g.scope)-1], depth-1)
+		} else {
+			body = g.expr(boolType, depth-1)
+		}
 		g.scope = g.scope[:save]
 		return fmt.Sprintf("%s %s do %s end%s", kw, q, body, kw)
 	case 9:
@@ -1008,6 +1013,38 @@ func (g *gen) divisor() string {
 		return []string{"1", "2", "3"}[g.n(3)]
 	}
 	return []string{"1", "2", "3", "-1", "-2"}[g.n(5)]
+}
+
+// junction returns a quantifier's body of two or three literals joined
+// by &, | or ->, some negated: one may compare the quantified name q with
+// another name of its type (i != j in exists j: i != j & s[i] = c), and
+// the others often name q not at all (literals the generated code tests
+// before the loop where it can).
+func (g *gen) junction(q *sym, depth int) string {
+	var lits []string
+	if q.t.kind != kUnion && g.chance(80) {
+		other := g.expr(q.t, 0)
+		for _, s := range g.scope {
+			if s != q && s.kind == sQuant && s.t == q.t && g.chance(70) {
+				other = s.name
+			}
+		}
+		lits = append(lits, q.name+" "+[]string{"!=", "="}[g.n(2)]+" "+paren(other))
+	}
+	for len(lits) < 2 || len(lits) < 3 && g.chance(50) {
+		lits = append(lits, g.expr(boolType, depth))
+	}
+	s := paren(lits[0])
+	for _, l := range lits[1:] {
+		if g.chance(20) {
+			l = "!" + paren(l)
+		}
+		s = "(" + s + []string{" & ", " | ", " -> "}[g.n(3)] + paren(l) + ")"
+	}
+	if g.chance(30) {
+		s = "!" + s
+	}
+	return s
 }
 
 func paren(s string) string {
