@@ -1231,8 +1231,10 @@ func (u *unit) countIteration(n uint32) {
 // quantExpr evaluates forall / exists, stopping at the first deciding value.
 // The literals of its body (see junction) that name none of its variables
 // are tested once, before its loops, where hoistable allows: one that
-// decides every iteration decides the quantifier (exists i, j: i != j &
-// s[i] = C & s[j] = C reads s[i] once per i instead of once per j).
+// decides every iteration decides the quantifier (in exists i do exists j
+// do i != j & s[i] = C & s[j] = C, the inner quantifier reads s[i] once,
+// not once per j). Only before all of a quantifier's loops: in exists i:
+// T; j: T do, s[i] names one of its variables and stays inside.
 func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	f := u.f
 	mark := u.frameTop
