@@ -17,11 +17,14 @@ package explore
 // trail to storage and complete).
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -85,23 +88,57 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	// Invariants are checked when a state is expanded, where it is
+	// unpacked anyway, unless a bound leaves the last level unexpanded.
+	// A state found failing one then runs the search again, checking
+	// them as states are found: the closures' order, so their first
+	// violation and their counts.
+	atExpansion := mod.CheckAtExpansion && opts.Bound == 0
+	var started time.Time
+	for {
+		r, err := generatedRun(ctx, m, opts, mod, atExpansion, started)
+		if err == errRecheck {
+			atExpansion, started = false, r.started
+			continue
+		}
+		if err != nil || r.Result == nil {
+			return r.Result, err
+		}
+		r.CodeGen = opts.Generated.Name()
+		r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
+		return r.Result, nil
+	}
+}
+
+// errRecheck ends a generated search that checked properties at
+// expansion and found a state failing one (see generatedSearch).
+var errRecheck = errors.New("a state failed an invariant checked at expansion")
+
+// genRun is a generated run's result, and when it started.
+type genRun struct {
+	*Result
+	started time.Time
+}
+
+// generatedRun runs mod's search once, checking the invariants at
+// expansion or as states are found; started, if not zero, is when the
+// search began (a run before this one found a violation).
+func generatedRun(ctx context.Context, m *compile.Model, opts Options, mod *wasmgen.Module, atExpansion bool, started time.Time) (genRun, error) {
 	inst, err := opts.Generated.Instantiate(mod)
 	if err != nil {
-		return nil, &errNotGenerated{why: "the generated module did not load: " + err.Error()}
+		return genRun{}, &errNotGenerated{why: "the generated module did not load: " + err.Error()}
 	}
 	defer inst.Close()
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
-		return failed, nil
+		return genRun{Result: failed}, nil
 	}
-	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoLiveStates+1))}
+	if !started.IsZero() {
+		s.started = started
+	}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoLiveStates+1)), atExpansion: atExpansion}
 	r, err := gs.run()
-	if err != nil {
-		return nil, err
-	}
-	r.CodeGen = opts.Generated.Name()
-	r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
-	return r, nil
+	return genRun{Result: r, started: s.started}, err
 }
 
 // keyBitsNote is the note on a generated search under hash compaction
@@ -161,6 +198,9 @@ type genSearch struct {
 	startHits []int64
 	// liveBuf holds what drainLive reads.
 	liveBuf []byte
+	// atExpansion: the module checks the invariants of a state when it
+	// expands it (wasmgen.Module.CheckAtExpansion).
+	atExpansion bool
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -228,6 +268,11 @@ func (gs *genSearch) run() (*Result, error) {
 	if _, err := gs.inst.Call("begin"); err != nil {
 		return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 	}
+	if gs.atExpansion {
+		if _, err := gs.inst.Call("checkAtExpansion"); err != nil {
+			return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
+		}
+	}
 	gs.levelEnd = s.trail.Len()
 	gs.liveNext = gs.levelEnd
 	gs.startHits = slices.Clone(s.mc.CoverHits)
@@ -272,7 +317,17 @@ func (gs *genSearch) run() (*Result, error) {
 				return gs.finish(), nil
 			}
 			s.checkpoint()
+		case wasmgen.StatusRecheck:
+			return nil, errRecheck
 		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
+			if st == wasmgen.StatusDeadlock && gs.atExpansion {
+				// The closures would have met this deadlock too if no
+				// state found so far fails an invariant: those not yet
+				// expanded have not been checked.
+				if bad, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead)); err != nil || bad >= 0 {
+					return nil, cmp.Or(err, errRecheck)
+				}
+			}
 			gs.addLevel(n)
 			if err := gs.violation(st); err != nil {
 				return nil, err
@@ -284,7 +339,61 @@ func (gs *genSearch) run() (*Result, error) {
 			return nil, &errNotGenerated{why: fmt.Sprintf("the generated search returned status %d", st)}
 		}
 	}
+	if gs.atExpansion {
+		// Cancelled: the states found but not expanded are checked, so
+		// that every state counted has been.
+		if err := gs.checkWaiting(); err != nil {
+			return nil, err
+		}
+	}
 	return gs.finish(), nil
+}
+
+// checkFrom returns the first state from id on that fails an invariant
+// (the module then has it in its working slots), or -1.
+func (gs *genSearch) checkFrom(id int64) (int64, error) {
+	bad, err := gs.inst.Call("checkFrom", uint64(id))
+	if err != nil {
+		return 0, &errNotGenerated{why: "the generated code stopped at a run-time check"}
+	}
+	return int64(int32(bad)), nil
+}
+
+// checkWaiting checks the invariants of the states not yet expanded, and
+// reports the first that fails one.
+func (gs *genSearch) checkWaiting() error {
+	if err := gs.refresh(); err != nil {
+		return &errNotGenerated{why: "the generated search failed: " + err.Error()}
+	}
+	id, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead))
+	if err != nil || id < 0 {
+		return err
+	}
+	bad, err := gs.workSlots()
+	if err != nil {
+		return err
+	}
+	s := gs.s
+	v, _ := admissibility(s.mc, s.m, bad)
+	if v == nil || v.Kind != "invariant" {
+		return &errNotGenerated{why: "the generated invariant check disagrees with the closures"}
+	}
+	s.pathRules = gs.pathRules
+	s.violation(v, id, -1, nil)
+	return nil
+}
+
+// workSlots reads the module's working slots.
+func (gs *genSearch) workSlots() ([]int64, error) {
+	slots := make([]int64, gs.s.m.NumSlots)
+	buf := make([]byte, 8*len(slots))
+	if err := gs.inst.Read(gs.mod.Work, buf); err != nil {
+		return nil, &errNotGenerated{why: "the violating state could not be read: " + err.Error()}
+	}
+	for i := range slots {
+		slots[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
+	}
+	return slots, nil
 }
 
 // drainLive moves the module's liveness log (wasmgen.Module.LiveLog) to
@@ -353,13 +462,9 @@ func (gs *genSearch) violation(st uint64) error {
 		gs.deadlock(head)
 		return nil
 	}
-	bad := make([]int64, gs.s.m.NumSlots)
-	buf := make([]byte, 8*len(bad))
-	if err := gs.inst.Read(gs.mod.Work, buf); err != nil {
-		return &errNotGenerated{why: "the violating state could not be read: " + err.Error()}
-	}
-	for i := range bad {
-		bad[i] = int64(binary.LittleEndian.Uint64(buf[8*i:]))
+	bad, err := gs.workSlots()
+	if err != nil {
+		return err
 	}
 	return gs.invariant(bad, head, int32(gs.infoAt(wasmgen.InfoRule)), gs.infoAt(wasmgen.InfoInvariant))
 }

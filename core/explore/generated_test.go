@@ -362,6 +362,39 @@ func TestGeneratedCancelled(t *testing.T) {
 	}
 }
 
+// TestGeneratedCancelledChecksWaiting: a generated search that checks
+// invariants when it expands states (wasmgen's CheckAtExpansion) and is
+// cancelled checks the states it found but did not expand: x = 5 fails
+// the invariant, found in the level before the cancellation is seen.
+func TestGeneratedCancelledChecksWaiting(t *testing.T) {
+	src := []byte(`var x: 0 .. 9;
+startstate x := 0; endstartstate;
+rule "step" x < 9 ==> x := x + 1; endrule;
+invariant "below five" x < 5;
+`)
+	m, diags := verify.Compile("steps.m", src)
+	if m == nil {
+		t.Fatal(diags)
+	}
+	for _, hash := range []int{0, 40} {
+		ctx, cancel := context.WithCancel(context.Background())
+		opts := explore.Options{Algorithm: "bfs", Symmetry: explore.SymmetryOff, HashBits: hash, ProgressEvery: 1, Generated: wazerorun.Runtime{}}
+		opts.Progress = func(p job.Progress) {
+			if p.States >= 5 { // x = 4 found; seen once x = 4 is expanded
+				cancel()
+			}
+		}
+		r := explore.Run(ctx, m, opts)
+		cancel()
+		if r.CodeGen != "wazero" || r.Verdict != explore.Fail || len(r.Violations) != 1 || r.Violations[0].Name != "below five" || len(r.Violations[0].Trace) != 6 {
+			t.Fatalf("hash %d: code_gen %q, %s (%s), violations %+v", hash, r.CodeGen, r.Verdict, r.Reason, r.Violations)
+		}
+		if !strings.Contains(r.Reason, "cancelled") {
+			t.Fatalf("hash %d: reason %q: the run was not cancelled, and tests nothing", hash, r.Reason)
+		}
+	}
+}
+
 // TestGeneratedCompactCollisions checks what hash compaction in generated
 // code means when states collide: its index narrowed to 32-bit keys,
 // mcslock1's 554,221 states hold about 36 pairs of equal keys, and the
