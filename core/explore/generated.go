@@ -17,14 +17,11 @@ package explore
 // trail to storage and complete).
 
 import (
-	"cmp"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/locus-mc/locus/core/budget"
 	"github.com/locus-mc/locus/core/compile"
@@ -88,57 +85,26 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	// Invariants are checked when a state is expanded, where it is
-	// unpacked anyway, unless a bound leaves the last level unexpanded.
-	// A state found failing one then runs the search again, checking
-	// them as states are found: the closures' order, so their first
-	// violation and their counts.
-	atExpansion := mod.CheckAtExpansion && opts.Bound == 0
-	var started time.Time
-	for {
-		r, err := generatedRun(ctx, m, opts, mod, atExpansion, started)
-		if err == errRecheck {
-			atExpansion, started = false, r.started
-			continue
-		}
-		if err != nil || r.Result == nil {
-			return r.Result, err
-		}
-		r.CodeGen = opts.Generated.Name()
-		r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
-		return r.Result, nil
-	}
-}
-
-// errRecheck ends a generated search that checked properties at
-// expansion and found a state failing one (see generatedSearch).
-var errRecheck = errors.New("a state failed an invariant checked at expansion")
-
-// genRun is a generated run's result, and when it started.
-type genRun struct {
-	*Result
-	started time.Time
-}
-
-// generatedRun runs mod's search once, checking the invariants at
-// expansion or as states are found; started, if not zero, is when the
-// search began (a run before this one found a violation).
-func generatedRun(ctx context.Context, m *compile.Model, opts Options, mod *wasmgen.Module, atExpansion bool, started time.Time) (genRun, error) {
 	inst, err := opts.Generated.Instantiate(mod)
 	if err != nil {
-		return genRun{}, &errNotGenerated{why: "the generated module did not load: " + err.Error()}
+		return nil, &errNotGenerated{why: "the generated module did not load: " + err.Error()}
 	}
 	defer inst.Close()
 	s, failed := newSearcher(ctx, m, opts, false)
 	if failed != nil {
-		return genRun{Result: failed}, nil
+		return failed, nil
 	}
-	if !started.IsZero() {
-		s.started = started
-	}
-	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoLiveStates+1)), atExpansion: atExpansion}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoFailed+1))}
+	// Invariants are checked when a state is expanded, where it is
+	// unpacked anyway, unless a bound leaves the last level unexpanded.
+	gs.atExpansion = mod.CheckAtExpansion && opts.Bound == 0
 	r, err := gs.run()
-	return genRun{Result: r, started: s.started}, err
+	if err != nil {
+		return nil, err
+	}
+	r.CodeGen = opts.Generated.Name()
+	r.Notes = append(r.Notes, keyBitsNote(mod, opts)...)
+	return r, nil
 }
 
 // keyBitsNote is the note on a generated search under hash compaction
@@ -201,6 +167,10 @@ type genSearch struct {
 	// atExpansion: the module checks the invariants of a state when it
 	// expands it (wasmgen.Module.CheckAtExpansion).
 	atExpansion bool
+	// cut, once set, is the states and the rules fired the search
+	// reports, where it would have stopped checking states as found
+	// (see firstBad).
+	cut *[2]int64
 }
 
 // outOfMemory ends a generated search that met the memory budget: the
@@ -239,6 +209,10 @@ func (gs *genSearch) refresh() error {
 	}
 	if err := gs.inst.Read(gs.mod.Stats, gs.info); err != nil {
 		return err
+	}
+	if gs.cut != nil {
+		binary.LittleEndian.PutUint64(gs.info[8*wasmgen.InfoStates:], uint64(gs.cut[0]))
+		binary.LittleEndian.PutUint64(gs.info[8*wasmgen.InfoRules:], uint64(gs.cut[1]))
 	}
 	gs.pages = gs.infoAt(wasmgen.InfoPages)
 	gs.s.res.RulesFired = gs.infoAt(wasmgen.InfoRules)
@@ -317,18 +291,29 @@ func (gs *genSearch) run() (*Result, error) {
 				return gs.finish(), nil
 			}
 			s.checkpoint()
-		case wasmgen.StatusRecheck:
-			return nil, errRecheck
+		case wasmgen.StatusExpandedBad:
+			gs.addLevel(n)
+			if err := gs.firstBad(gs.infoAt(wasmgen.InfoFailed)); err != nil {
+				return nil, err
+			}
+			return gs.finish(), nil
 		case wasmgen.StatusInvariant, wasmgen.StatusDeadlock:
+			gs.addLevel(n)
 			if st == wasmgen.StatusDeadlock && gs.atExpansion {
-				// The closures would have met this deadlock too if no
-				// state found so far fails an invariant: those not yet
-				// expanded have not been checked.
-				if bad, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead)); err != nil || bad >= 0 {
-					return nil, cmp.Or(err, errRecheck)
+				// The closures meet this deadlock too unless a state
+				// found before it fails an invariant: those not yet
+				// expanded are not checked yet.
+				bad, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead))
+				if err != nil {
+					return nil, err
+				}
+				if bad >= 0 {
+					if err := gs.firstBad(bad); err != nil {
+						return nil, err
+					}
+					return gs.finish(), nil
 				}
 			}
-			gs.addLevel(n)
 			if err := gs.violation(st); err != nil {
 				return nil, err
 			}
@@ -341,9 +326,22 @@ func (gs *genSearch) run() (*Result, error) {
 	}
 	if gs.atExpansion {
 		// Cancelled: the states found but not expanded are checked, so
-		// that every state counted has been.
-		if err := gs.checkWaiting(); err != nil {
+		// that every state counted has been. The first that fails one
+		// was found before the cancellation was seen: the closures,
+		// checking it then, would have stopped there.
+		if err := gs.refresh(); err != nil {
+			return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
+		}
+		bad, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead))
+		if err != nil {
 			return nil, err
+		}
+		if bad >= 0 {
+			gs.addLevel(gs.infoAt(wasmgen.InfoStates))
+			s.res.Verdict, s.res.Reason = Pass, ""
+			if err := gs.firstBad(bad); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return gs.finish(), nil
@@ -359,28 +357,123 @@ func (gs *genSearch) checkFrom(id int64) (int64, error) {
 	return int64(int32(bad)), nil
 }
 
-// checkWaiting checks the invariants of the states not yet expanded, and
-// reports the first that fails one.
-func (gs *genSearch) checkWaiting() error {
-	if err := gs.refresh(); err != nil {
-		return &errNotGenerated{why: "the generated search failed: " + err.Error()}
-	}
-	id, err := gs.checkFrom(gs.infoAt(wasmgen.InfoHead))
-	if err != nil || id < 0 {
-		return err
-	}
+// firstBad reports state id, the first in id order to fail an invariant
+// checked at expansion (in the module's working slots), as a search
+// checking each state as it finds it reports it: when it found it, not
+// keeping it, so with the states and rules fired counted then. The states
+// before id are those; the rules fired, the mark's of id's parent and
+// those of each state from there (wasmgen.Module.CheckAtExpansion).
+func (gs *genSearch) firstBad(id int64) error {
+	s := gs.s
 	bad, err := gs.workSlots()
 	if err != nil {
 		return err
 	}
-	s := gs.s
 	v, _ := admissibility(s.mc, s.m, bad)
 	if v == nil || v.Kind != "invariant" {
 		return &errNotGenerated{why: "the generated invariant check disagrees with the closures"}
 	}
+	parent, rule, err := gs.parentOf(id)
+	if err != nil {
+		return &errNotGenerated{why: "the generated search failed: " + err.Error()}
+	}
+	rules, err := gs.rulesBefore(parent, rule)
+	if err != nil {
+		return &errNotGenerated{why: "the generated search failed: " + err.Error()}
+	}
+	// The levels: complete up to id's, which has the states before id.
+	sizes := s.res.LevelSizes
+	start, d := int64(0), 0
+	for ; d < len(sizes) && id >= start+sizes[d]; d++ {
+		start += sizes[d]
+	}
+	sizes = sizes[:d]
+	if id > start {
+		sizes = append(sizes, id-start)
+	}
+	s.res.LevelSizes, s.res.Depth = sizes, len(sizes)-1
+	gs.cut = &[2]int64{id, rules}
+	if err := gs.refresh(); err != nil {
+		return &errNotGenerated{why: "the generated search failed: " + err.Error()}
+	}
 	s.pathRules = gs.pathRules
-	s.violation(v, id, -1, nil)
+	s.violation(v, parent, int32(rule), bad)
 	return nil
+}
+
+// rulesBefore returns how many rules had fired when rule of state parent
+// fired: the count at parent's mark, and those each state from the mark
+// on fired, up to that rule (the closures' Fire, as rules fire in
+// generated code: priorities are not generated with CheckAtExpansion).
+func (gs *genSearch) rulesBefore(parent int64, rule int) (int64, error) {
+	first := parent &^ (1<<wasmgen.MarkShift - 1)
+	at, err := gs.inst.Call("markRules", uint64(first))
+	if err != nil {
+		return 0, err
+	}
+	var b [8]byte
+	if err := gs.inst.Read(uint32(at), b[:]); err != nil {
+		return 0, err
+	}
+	n := int64(binary.LittleEndian.Uint64(b[:]))
+	for q := first; q <= parent; q++ {
+		st, err := gs.stateOf(q)
+		if err != nil {
+			return 0, err
+		}
+		upTo := len(gs.s.m.Rules)
+		if q == parent {
+			upTo = rule + 1
+		}
+		for r := range upTo {
+			fired, ferr := gs.s.mc.Fire(st, r)
+			if ferr != nil {
+				return 0, fmt.Errorf("rule %d of state %d failed where the generated code did not: %s", r, q, ferr.Msg)
+			}
+			if fired {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// stateOf returns kept state id's slots (canonical, under symmetry): its
+// record, or under hash compaction, where an expanded state's is gone,
+// its path replayed.
+func (gs *genSearch) stateOf(id int64) ([]int64, error) {
+	s := gs.s
+	st := make([]int64, s.m.NumSlots)
+	if !gs.mod.Compact {
+		rec := make([]byte, s.m.StateBytes)
+		if err := gs.readRecords(id, rec); err != nil {
+			return nil, err
+		}
+		s.m.NewUnpacker().Unpack(rec, st)
+		return st, nil
+	}
+	rules, err := gs.pathRules(id)
+	if err != nil {
+		return nil, err
+	}
+	mc := s.mc
+	if err, _ := mc.RunStart(int(rules[0])); err != nil {
+		return nil, fmt.Errorf("start state %d failed: %s", rules[0], err.Msg)
+	}
+	copy(st, mc.State())
+	if s.canon != nil {
+		s.canon(st)
+	}
+	for _, r := range rules[1:] {
+		if fired, err := mc.Fire(st, int(r)); !fired || err != nil {
+			return nil, fmt.Errorf("rule %d does not lead to state %d", r, id)
+		}
+		copy(st, mc.State())
+		if s.canon != nil {
+			s.canon(st)
+		}
+	}
+	return st, nil
 }
 
 // workSlots reads the module's working slots.
@@ -516,58 +609,79 @@ func (gs *genSearch) recorded() error {
 }
 
 // pathRules returns the rules of the path to state id, as the trail
-// would give them. The module's records keep no parent and no rule: its
-// marks place a state's parent among 2^wasmgen.MarkShift states, and the
-// parent is the first of them with a rule that leads to the state (the
-// canonical form of what it leads to, under symmetry), by that state's
-// first such rule: breadth-first, a state expanded before it with such a
-// rule would have found the state first, and rules fire in order. The
-// start states are the trail's, with their start state's index.
+// would give them: each state's parent and rule (see parentOf), and the
+// start state's index in the trail.
 func (gs *genSearch) pathRules(id int64) ([]int32, error) {
-	if gs.mod.Compact {
-		return gs.trailRules(id)
-	}
-	s := gs.s
-	un := s.m.NewUnpacker()
-	sb := s.m.StateBytes
-	recs := make([]byte, sb<<wasmgen.MarkShift)
-	to, from := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
-	if err := gs.readRecords(id, recs[:sb]); err != nil {
-		return nil, err
-	}
-	un.Unpack(recs[:sb], to)
 	var rules []int32 // from id back
-	for id >= s.trail.Len() {
-		first, err := gs.markedParents(id)
+	for id >= gs.s.trail.Len() {
+		parent, r, err := gs.parentOf(id)
 		if err != nil {
 			return nil, err
 		}
-		n := min(id-first, 1<<wasmgen.MarkShift)
-		if err := gs.readRecords(first, recs[:n*int64(sb)]); err != nil {
-			return nil, err
-		}
-		parent := int64(-1)
-		for k := range n {
-			un.Unpack(recs[k*int64(sb):(k+1)*int64(sb)], from)
-			if r := gs.firstRule(from, to); r >= 0 {
-				parent = first + k
-				rules = append(rules, int32(r))
-				break
-			}
-		}
-		if parent < 0 {
-			return nil, fmt.Errorf("no state of %d to %d leads to state %d (%s)", first, first+n-1, id, s.m.FormatState(to))
-		}
+		rules = append(rules, int32(r))
 		id = parent
-		from, to = to, from
 	}
-	_, start, err := s.trail.Get(id)
+	_, start, err := gs.s.trail.Get(id)
 	if err != nil {
 		return nil, err
 	}
 	rules = append(rules, int32(start))
 	slices.Reverse(rules)
 	return rules, nil
+}
+
+// parentOf returns the parent of kept state id (not a start state) and
+// the rule that led from it to id. The module's records keep no parent:
+// its marks place a state's parent among 2^wasmgen.MarkShift states, and
+// the parent is the first of them with a rule that leads to the state (the
+// canonical form of what it leads to, under symmetry), by that state's
+// first such rule: breadth-first, a state expanded before it with such a
+// rule would have found the state first, and rules fire in order. Under
+// hash compaction, where the states are not kept, the module's records
+// hold each one's rule and its parent's place among the states of its
+// mark.
+func (gs *genSearch) parentOf(id int64) (int64, int, error) {
+	s := gs.s
+	first, err := gs.markedParents(id)
+	if err != nil {
+		return 0, 0, err
+	}
+	if gs.mod.Compact {
+		rec := make([]byte, 4)
+		ruleBits := 8*gs.mod.RecordBytes - wasmgen.MarkShift
+		if err := gs.readRecords(id, rec[:gs.mod.RecordBytes]); err != nil {
+			return 0, 0, err
+		}
+		v := binary.LittleEndian.Uint32(rec)
+		r := v & (1<<ruleBits - 1)
+		if int(r) >= len(s.m.Rules) {
+			return 0, 0, fmt.Errorf("state %d's record names rule %d of %d", id, r, len(s.m.Rules))
+		}
+		parent := first + int64(v>>ruleBits)
+		if parent >= id {
+			return 0, 0, fmt.Errorf("state %d's record names state %d as its parent", id, parent)
+		}
+		return parent, int(r), nil
+	}
+	un := s.m.NewUnpacker()
+	sb := s.m.StateBytes
+	to, from := make([]int64, s.m.NumSlots), make([]int64, s.m.NumSlots)
+	n := min(id-first, 1<<wasmgen.MarkShift)
+	recs := make([]byte, n*int64(sb))
+	if err := gs.readRecords(id, recs[:sb]); err != nil {
+		return 0, 0, err
+	}
+	un.Unpack(recs[:sb], to)
+	if err := gs.readRecords(first, recs); err != nil {
+		return 0, 0, err
+	}
+	for k := range n {
+		un.Unpack(recs[k*int64(sb):(k+1)*int64(sb)], from)
+		if r := gs.firstRule(from, to); r >= 0 {
+			return first + k, r, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("no state of %d to %d leads to state %d (%s)", first, first+n-1, id, s.m.FormatState(to))
 }
 
 // markedParents returns the first of the 2^wasmgen.MarkShift states among
@@ -613,43 +727,6 @@ func (gs *genSearch) readRecords(id int64, buf []byte) error {
 		return err
 	}
 	return gs.inst.Read(uint32(at), buf)
-}
-
-// trailRules is pathRules under hash compaction, where the states are not
-// kept but the module's records hold each one's rule and its parent's
-// place among the states of its mark.
-func (gs *genSearch) trailRules(id int64) ([]int32, error) {
-	s := gs.s
-	rec := make([]byte, 4)
-	ruleBits := 8*gs.mod.RecordBytes - wasmgen.MarkShift
-	var rules []int32 // from id back
-	for id >= s.trail.Len() {
-		if err := gs.readRecords(id, rec[:gs.mod.RecordBytes]); err != nil {
-			return nil, err
-		}
-		v := binary.LittleEndian.Uint32(rec)
-		if r := v & (1<<ruleBits - 1); int(r) < len(s.m.Rules) {
-			rules = append(rules, int32(r))
-		} else {
-			return nil, fmt.Errorf("state %d's record names rule %d of %d", id, r, len(s.m.Rules))
-		}
-		first, err := gs.markedParents(id)
-		if err != nil {
-			return nil, err
-		}
-		parent := first + int64(v>>ruleBits)
-		if parent >= id {
-			return nil, fmt.Errorf("state %d's record names state %d as its parent", id, parent)
-		}
-		id = parent
-	}
-	_, start, err := s.trail.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	rules = append(rules, int32(start))
-	slices.Reverse(rules)
-	return rules, nil
 }
 
 // firstRule returns the first rule instance that leads from state from to

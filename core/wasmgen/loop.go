@@ -28,11 +28,9 @@ const (
 	StatusInvariant = 3 // a new state failed an invariant (see Info)
 	StatusDeadlock  = 4 // the state being expanded is deadlocked
 	StatusMemory    = 5 // memory could not grow
-	// StatusRecheck: checking properties as states are expanded (see
-	// Module.CheckAtExpansion), a state failed one: the search must run
-	// again checking them as states are found, whose first violation
-	// and counts are the closures'.
-	StatusRecheck = 6
+	// StatusExpandedBad: checking invariants as states are expanded (see
+	// Module.CheckAtExpansion), the state InfoFailed failed one.
+	StatusExpandedBad = 6
 )
 
 // Deadlock modes, as explore's.
@@ -136,6 +134,9 @@ const (
 	// both to 0); the module writes them as it logs.
 	InfoLiveEdges
 	InfoLiveStates
+	// InfoFailed is the state that failed an invariant checked at
+	// expansion (StatusExpandedBad).
+	InfoFailed
 )
 
 // Violation records (Options.MaxErrors), ViolationBytes each: the kind
@@ -227,13 +228,21 @@ type Module struct {
 	// the invariants of a state when it expands it, not when it finds
 	// it: a state is then unpacked once, not twice (adash −14% of the
 	// instructions, sci −9%). A state found failing one ends run with
-	// StatusRecheck, and checkFrom(id) checks the states from id on
-	// that are not yet expanded (their first failing one, in the
-	// working slots, or -1): a search that stops before every state is
-	// expanded must check them. Only in a model whose properties are
-	// invariants alone, with Options.MaxErrors at most 1 (a failed
-	// assumption decides whether a state is kept, and cover and
-	// liveness properties count and log the states as they are kept).
+	// StatusExpandedBad (the state in the working slots), and
+	// checkFrom(id) checks the states from id on that are not yet
+	// expanded (their first failing one, in the working slots, or -1):
+	// a search that stops before every state is expanded must check
+	// them. The first failing state in id order is the one a search
+	// checking states as it finds them stops at; the host tells what
+	// that search would have counted from the marks, which then also
+	// keep the rules fired (markRules(id), an i64, written with the
+	// mark). Only in a model whose properties are invariants alone,
+	// with no cover statements or rule priorities, and
+	// Options.MaxErrors at most 1 (a failed assumption decides whether
+	// a state is kept, cover and liveness properties and cover
+	// statements count and log as the search goes on, and the rules
+	// fired before a state, counted again from its mark, are those of
+	// the closures' Fire without priorities).
 	CheckAtExpansion bool
 }
 
@@ -490,8 +499,9 @@ type builder struct {
 	props bool
 	// atExpansion: the module can check properties at expansion (see
 	// Module.CheckAtExpansion), which it does while gAtExpansion is 1.
-	atExpansion  bool
-	gAtExpansion uint32
+	atExpansion           bool
+	gAtExpansion, gFailed uint32
+	markRules             *fn // markRules(id): where the mark's rules fired are
 	// the index: its directory of blocks (see segShift), 64 less its
 	// depth, its depth, the slots find's last lookup probed, the scratch
 	// area grow moves a block's entries to
@@ -567,9 +577,10 @@ func (b *builder) globals() {
 		b.partsGlobals()
 	}
 	cm := b.g.m
-	b.atExpansion = len(cm.Invariants) > 0 && len(cm.Assumes)+len(cm.Covers)+len(cm.Liveness) == 0 && b.o.MaxErrors <= 1
+	b.atExpansion = len(cm.Invariants) > 0 && len(cm.Assumes)+len(cm.Covers)+len(cm.Liveness)+len(cm.CoverStmts) == 0 && !cm.HasPriorities && b.o.MaxErrors <= 1
 	if b.atExpansion {
 		b.gAtExpansion = m.addGlobal(i32, 0)
+		b.gFailed = m.addGlobal(i32, 0)
 	}
 }
 
@@ -740,6 +751,29 @@ func (b *builder) runtime() {
 		f.i32Add()
 		b.markAddr = f
 		m.export("mark", 0, f.idx)
+	}
+	if b.atExpansion {
+		// markRules(id) -> the address of the rules fired before the
+		// 2^MarkShift states from id on (id a multiple) were expanded:
+		// an i64, after the chunk's marks.
+		f := m.newFunc([]byte{i32}, []byte{i32})
+		f.name = "markRules"
+		f.get(0)
+		f.i32Const(chunkBits)
+		f.i32ShrU()
+		f.i32Const(2)
+		f.i32Shl()
+		f.i32Load(l.dir)
+		f.get(0)
+		f.i32Const(1<<chunkBits - 1)
+		f.i32And()
+		f.i32Const(MarkShift - 3)
+		f.i32ShrU()
+		f.i32Add()
+		f.i32Const(int32(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift)))
+		f.i32Add()
+		b.markRules = f
+		m.export("markRules", 0, f.idx)
 	}
 	if b.o.Compact {
 		// qAddr(id) -> the address of waiting state id's packed form.
@@ -1390,7 +1424,11 @@ func (b *builder) runtime() {
 			f.get(c)
 			f.i32Store(dir)
 		}
-		newChunk(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift))
+		marks := 4 << (chunkBits - MarkShift)
+		if b.atExpansion {
+			marks += 8 << (chunkBits - MarkShift) // their rules fired
+		}
+		newChunk(l.rec<<chunkBits + chunkSpare + marks)
 		setChunk(l.dir)
 		if b.o.Compact {
 			// A queue chunk too: a free one, or a new one.
@@ -1548,6 +1586,12 @@ func (b *builder) runtime() {
 		if b.o.MaxErrors > 1 {
 			f.i32Const(int32(l.stats + 8*InfoViolations))
 			f.globalGet(b.gViol)
+			f.i64ExtendI32U()
+			f.i64Store(0)
+		}
+		if b.atExpansion {
+			f.i32Const(int32(l.stats + 8*InfoFailed))
+			f.globalGet(b.gFailed)
 			f.i64ExtendI32U()
 			f.i64Store(0)
 		}
@@ -2109,7 +2153,11 @@ func (b *builder) run(rules []*fn) {
 			f.if_()
 			f.call(b.checkProps_.idx)
 			f.if_()
-			f.i32Const(StatusRecheck)
+			f.globalGet(b.gHead)
+			f.get(j)
+			f.i32Add()
+			f.globalSet(b.gFailed)
+			f.i32Const(StatusExpandedBad)
 			f.return_()
 			f.end()
 			f.end()
@@ -2214,6 +2262,12 @@ func (b *builder) run(rules []*fn) {
 		f.call(b.markAddr.idx)
 		f.globalGet(b.gN)
 		f.i32Store(0)
+		if b.atExpansion {
+			f.globalGet(b.gHead)
+			f.call(b.markRules.idx)
+			f.globalGet(b.gRules)
+			f.i64Store(0)
+		}
 		f.end()
 		// its successors, from where the state before it's ended
 		f.forUpTo(p, func() { f.get(p) }, func() { f.get(end) }, int32(b.succStride()), func() {
