@@ -367,9 +367,15 @@ func Generate(m *compile.Model, o Options) (mod *Module, err error) {
 		}
 		return f
 	}
-	for _, r := range rules {
+	b.inlineGuards = make([]*instance, len(rules))
+	for i, r := range rules {
 		if m.HasPriorities {
 			b.guards = append(b.guards, limit(g.ruleFunc(r, guardOnly)))
+			ruleFns = append(ruleFns, limit(g.ruleFunc(r, bodyOnly)))
+			continue
+		}
+		if g.inlineGuard(r) {
+			b.inlineGuards[i] = &rules[i]
 			ruleFns = append(ruleFns, limit(g.ruleFunc(r, bodyOnly)))
 			continue
 		}
@@ -530,6 +536,9 @@ type builder struct {
 	// guards, in a model with rule priorities, are the rules' guards
 	// (the rule functions are then their bodies alone).
 	guards []*fn
+	// inlineGuards are the rule instances whose guards run generates
+	// (see inlineGuard), by rule; nil for the others.
+	inlineGuards []*instance
 	// markLive, in a model with liveness properties, logs the liveness
 	// properties the working state satisfies (see Module.LiveLog), at
 	// liveA, which has room for liveCap transitions and as many states.
@@ -2175,6 +2184,10 @@ func (b *builder) run(rules []*fn) {
 				fire(r)
 				f.if_()
 			}
+			if in := b.inlineGuards[r]; in != nil {
+				g.guardInline(f, *in)
+				f.if_()
+			}
 			f.call(rf.idx)
 			f.tee(st)
 			f.i32Const(ruleFired)
@@ -2193,6 +2206,9 @@ func (b *builder) run(rules []*fn) {
 			f.call(g.copyCur.idx)
 			f.end()
 			f.end()
+			if b.inlineGuards[r] != nil {
+				f.end()
+			}
 			if fire != nil {
 				f.end()
 			}

@@ -258,6 +258,115 @@ func (g *gen) ruleFunc(in instance, part rulePart) *fn {
 	return f
 }
 
+// inlineGuard reports whether rule instance in's guard is generated in
+// run itself, before the call of the rule's function (its body alone):
+// most guards are false (adash fires 13 of its 190 rules a state,
+// mcslock1 4 of 36), and a call that only finds that costs more than the
+// comparisons. Only a short guard of simple values read from the state,
+// constants and parameters, within aliases of state variables at fixed
+// places: one that calls, quantifies, compares aggregates, reads a
+// choose's entry or an alias that must be computed runs in the rule's
+// function (they need a frame), as do all in a model with recursion
+// (whose steps are counted per function).
+func (g *gen) inlineGuard(in instance) bool {
+	d, ok := in.decl.(*murphi.SimpleRule)
+	if !ok || d.Guard == nil || len(in.chooses) > 0 || g.rec != nil {
+		return false
+	}
+	// Names whose value or place is known here: the parameters, and
+	// the aliases of fixed places.
+	known := map[*murphi.Object]bool{}
+	for _, p := range in.params {
+		known[p.obj] = true
+	}
+	n := 0
+	var simple, designator, fixed func(e murphi.Expr) bool
+	constant := func(e murphi.Expr) bool {
+		if id, ok := e.(*murphi.Ident); ok && known[id.Obj] && id.Obj.Kind != murphi.ObjAlias {
+			return true
+		}
+		return g.info.Types[e].Const
+	}
+	fixed = func(e murphi.Expr) bool {
+		switch e := e.(type) {
+		case *murphi.Ident:
+			return e.Obj != nil && (e.Obj.Kind == murphi.ObjVar || e.Obj.Kind == murphi.ObjAlias && known[e.Obj])
+		case *murphi.IndexExpr:
+			return fixed(e.X) && constant(e.Index)
+		case *murphi.FieldExpr:
+			return fixed(e.X)
+		case *murphi.ParenExpr:
+			return fixed(e.X)
+		}
+		return false
+	}
+	for _, decls := range in.aliases {
+		for _, a := range decls {
+			if !g.info.Types[a.X].Addressable || !fixed(a.X) {
+				return false
+			}
+			known[a.Name.Obj] = true
+		}
+	}
+	simple = func(e murphi.Expr) bool {
+		if n++; n > maxInlineGuard {
+			return false
+		}
+		if tv, ok := g.info.Types[e]; !ok || tv.Type == nil || !tv.Type.IsSimple() {
+			return false
+		}
+		switch e := e.(type) {
+		case *murphi.IntLit:
+			return true
+		case *murphi.Ident, *murphi.IndexExpr, *murphi.FieldExpr:
+			return designator(e)
+		case *murphi.ParenExpr:
+			return simple(e.X)
+		case *murphi.UnaryExpr:
+			return simple(e.X)
+		case *murphi.BinaryExpr:
+			return simple(e.X) && simple(e.Y)
+		case *murphi.CondExpr:
+			return simple(e.Cond) && simple(e.Then) && simple(e.Else)
+		case *murphi.IsUndefinedExpr:
+			return simple(e.X)
+		case *murphi.IsMemberExpr:
+			return simple(e.X)
+		}
+		return false
+	}
+	designator = func(e murphi.Expr) bool {
+		switch e := e.(type) {
+		case *murphi.Ident:
+			o := e.Obj
+			return o != nil && (o.Kind != murphi.ObjAlias || known[o]) && o.Kind != murphi.ObjProc
+		case *murphi.IndexExpr:
+			return designator(e.X) && simple(e.Index)
+		case *murphi.FieldExpr:
+			return designator(e.X)
+		}
+		return false
+	}
+	return simple(d.Guard)
+}
+
+// maxInlineGuard bounds the nodes of a guard generated in run.
+const maxInlineGuard = 48
+
+// guardInline generates, in run's function f, rule instance in's guard
+// (see inlineGuard), which pushes whether it holds.
+func (g *gen) guardInline(f *fn, in instance) {
+	defer g.bindParams(in.params)()
+	u := g.newUnit(f, g.lay.cur)
+	u.inGuard = true
+	undo := u.prelude(in, ruleDisabled) // aliases only: no choose
+	u.cond(in.decl.(*murphi.SimpleRule).Guard)
+	undo()
+	if u.frameMax > 0 {
+		g.fail(in.decl.Pos(), "a guard generated in the search's function that needs a frame")
+	}
+}
+
 // slotSet is the state slots a rule may write.
 type slotSet struct {
 	slots []bool
