@@ -437,6 +437,17 @@ func (u *unit) place(x murphi.Expr) place {
 			p := b.pl
 			p.typ = tv.Type
 			return p
+		case bConst:
+			if x.Obj.Kind == murphi.ObjQuant {
+				// A loop variable of an unrolled loop (see unrolls)
+				// where a place is read (isundefined, an alias): a
+				// frame slot holding its value.
+				at := u.frame(u.alloc(1), tv.Type)
+				at.push(u)
+				u.f.i64Const(b.v)
+				u.f.i64Store(0)
+				return at
+			}
 		}
 		g.fail(x.Pos(), "%s is not a variable", x.Name)
 	case *murphi.FieldExpr:
@@ -1066,9 +1077,10 @@ func (g *gen) constOf(x murphi.Expr) (int64, bool) {
 }
 
 // loop runs body for each value of q, stored in a fresh frame slot bound
-// to q's name. body gets the depth of the loop's exit block and, for
-// expressions, may branch there.
-func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
+// to q's name, or if unroll (see unrolls), bound to each value in turn,
+// body generated once for each. body gets the depth of the loop's exit
+// block and, for expressions, may branch there.
+func (u *unit) loop(q *murphi.Quantifier, unroll bool, body func(exit int)) {
 	f := u.f
 	lo, hi, ok := u.quantValues(q)
 	if !ok {
@@ -1082,6 +1094,22 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	u.step(count, q.Pos())
 	saveW := u.weight
 	u.weight *= count
+	if unroll {
+		f.block()
+		u.depth++
+		exit := u.depth
+		mark := u.frameTop
+		for v := lo; v <= hi; v++ {
+			u.frameTop = mark // (an iteration's frame slots are free after it)
+			undo := u.bind(q.Name.Obj, binding{kind: bConst, v: v})
+			body(exit)
+			undo()
+		}
+		f.end()
+		u.depth--
+		u.weight = saveW
+		return
+	}
 	slot := u.alloc(1)
 	at := u.frame(slot, nil)
 	v := f.local(i64)
@@ -1124,6 +1152,52 @@ func (u *unit) loop(q *murphi.Quantifier, body func(exit int)) {
 	f.set(v)
 	u.closeLoop()
 	u.weight = saveW
+}
+
+// unrolls reports whether the loops of quants, around code of the given
+// syntax nodes, are unrolled: a loop over a few constant values whose
+// variable is then a constant in the body, so that the places it indexes
+// are fixed (sci's procedures loop over its three processors' one cache
+// line each, reading and undefining their fields: each a computed address
+// and its dirty bits, then). Only where the code made stays small: at
+// most maxUnroll values each, and unrollNodes nodes in all.
+func (u *unit) unrolls(quants []*murphi.Quantifier, nodes int) bool {
+	total := nodes
+	for _, q := range quants {
+		lo, hi, ok := u.quantValues(q)
+		if !ok || q.Type != nil && q.Name.Obj.Type.Kind == murphi.TUnion {
+			return false // a computed range; a union's positions
+		}
+		if hi < lo {
+			continue
+		}
+		if hi-lo >= maxUnroll {
+			return false
+		}
+		total *= int(hi-lo) + 1
+		if total > unrollNodes {
+			return false
+		}
+	}
+	return true
+}
+
+// Bounds on unrolled loops (see unrolls).
+const (
+	maxUnroll   = 8
+	unrollNodes = 256
+)
+
+// nodes counts the syntax nodes of n (a node, or a list of statements).
+func nodes[N murphi.Node](list ...N) int {
+	n := 0
+	for _, x := range list {
+		murphi.Inspect(x, func(murphi.Node) bool {
+			n++
+			return true
+		})
+	}
+	return n
 }
 
 // dynLoop is loop for a range whose bounds or step are computed (or a
@@ -1239,8 +1313,9 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	f := u.f
 	mark := u.frameTop
 	forall := x.Op == murphi.FORALL
+	body := x.Body
 	// exists: the body is the and of lits; forall: their or.
-	lits := junction(x.Body, !forall, false, nil)
+	lits := junction(body, !forall, false, nil)
 	before, inside := u.hoistable(x, lits, !forall)
 	r := f.local(i32)
 	if forall {
@@ -1259,6 +1334,7 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 		f.if_()
 		u.depth++
 	}
+	unroll := u.unrolls(x.Quants, nodes(body))
 	var build func(i int)
 	build = func(i int) {
 		if i == len(x.Quants) {
@@ -1266,7 +1342,7 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 			if len(before) > 0 {
 				u.junctionCond(inside, !forall)
 			} else {
-				u.cond(x.Body)
+				u.cond(body)
 			}
 			if forall {
 				f.i32Eqz()
@@ -1282,7 +1358,7 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 			f.end()
 			return
 		}
-		u.loop(x.Quants[i], func(exit int) {
+		u.loop(x.Quants[i], unroll, func(exit int) {
 			if i == 0 {
 				u.quantExit = exit
 			}

@@ -242,13 +242,14 @@ func (u *unit) stmt(s murphi.Stmt) {
 		u.switchChain(x, s.Cases, s.Else)
 	case *murphi.ForStmt:
 		mark := u.frameTop
+		unroll := u.unrolls(s.Quants, nodes(s.Body...))
 		var build func(i int)
 		build = func(i int) {
 			if i == len(s.Quants) {
 				u.stmts(s.Body)
 				return
 			}
-			u.loop(s.Quants[i], func(int) { build(i + 1) })
+			u.loop(s.Quants[i], unroll, func(int) { build(i + 1) })
 		}
 		build(0)
 		u.frameTop = mark
