@@ -1154,6 +1154,42 @@ func (u *unit) loop(q *murphi.Quantifier, unroll bool, body func(exit int)) {
 	u.weight = saveW
 }
 
+// peel returns the body of the quantifiers over one value each that x is
+// (the body of theirs, if that is another such), their variables bound to
+// their values, and the unbinding: a quantifier over one value is its
+// body. So the literals of a quantifier around them are its body's (see
+// hoistable): in cache3's "forall n1 do forall n2 do forall home do forall
+// addr do", home and addr range over one value each, and n1's half of the
+// body, tested before n2's loop, decides it for most n1.
+func (u *unit) peel(x murphi.Expr) (murphi.Expr, func()) {
+	var undo []func()
+	for {
+		q, ok := unparen(x).(*murphi.QuantExpr)
+		if !ok {
+			break
+		}
+		one := true
+		for _, v := range q.Quants {
+			lo, hi, ok := u.quantValues(v)
+			one = one && ok && lo == hi && (v.Type == nil || v.Name.Obj.Type.Kind != murphi.TUnion)
+		}
+		if !one {
+			break
+		}
+		for _, v := range q.Quants {
+			lo, _, _ := u.quantValues(v)
+			u.step(1, v.Pos())
+			undo = append(undo, u.bind(v.Name.Obj, binding{kind: bConst, v: lo}))
+		}
+		x = q.Body
+	}
+	return x, func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+}
+
 // unrolls reports whether the loops of quants, around code of the given
 // syntax nodes, are unrolled: a loop over a few constant values whose
 // variable is then a constant in the body, so that the places it indexes
@@ -1313,7 +1349,8 @@ func (u *unit) quantExpr(x *murphi.QuantExpr) {
 	f := u.f
 	mark := u.frameTop
 	forall := x.Op == murphi.FORALL
-	body := x.Body
+	body, unbind := u.peel(x.Body)
+	defer unbind()
 	// exists: the body is the and of lits; forall: their or.
 	lits := junction(body, !forall, false, nil)
 	before, inside := u.hoistable(x, lits, !forall)
