@@ -517,12 +517,12 @@ type builder struct {
 	succ, batch uint32
 	batchStates int
 	// functions
-	alloc, recAddr, unpack, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
-	homeAddr                                                                         *fn
-	markAddr                                                                         *fn
-	countCovers                                                                      *fn // nil: no cover property
-	canon, symBase                                                                   *fn // nil: no symmetry reduction
-	gMoved                                                                           uint32
+	alloc, recAddr, unpack, unpackCur, packFrom, hashAt, memeq, find, insert, grow, checkProps_ *fn
+	homeAddr                                                                                    *fn
+	markAddr                                                                                    *fn
+	countCovers                                                                                 *fn // nil: no cover property
+	canon, symBase                                                                              *fn // nil: no symmetry reduction
+	gMoved                                                                                      uint32
 	// Under hash compaction: qAddr(id), the address of a waiting state's
 	// packed form, and the free queue chunks (a list through their first
 	// words).
@@ -790,17 +790,29 @@ func (b *builder) runtime() {
 	}
 
 	// unpack(addr, slots): the packed state at addr into the slots at
-	// slots (the current or the working state's).
+	// slots (the current or the working state's). unpackCur(addr): into
+	// the current slots and the working ones, as copyCur would, without
+	// reading them again.
 	b.unpack = m.newFunc([]byte{i32, i32}, nil)
 	b.unpack.name = "unpack"
-	{
-		f := b.unpack
+	b.unpackCur = m.newFunc([]byte{i32}, nil)
+	b.unpackCur.name = "unpackCur"
+	for _, f := range []*fn{b.unpack, b.unpackCur} {
 		x := f.local(i64)
+		both := f == b.unpackCur
+		var v uint32
+		if both {
+			v = f.local(i64)
+		}
 		for i := range g.m.Leaves {
 			lf := &g.m.Leaves[i]
 			off := uint32(lf.Offset >> 3)
 			sh := int64(lf.Offset & 7)
-			f.get(1)
+			if both {
+				f.i32Const(int32(l.cur))
+			} else {
+				f.get(1)
+			}
 			f.get(0)
 			f.i64Load(off)
 			if sh > 0 {
@@ -816,7 +828,17 @@ func (b *builder) runtime() {
 			f.else_()
 			decodeLeaf(f, lf, x)
 			f.end()
+			if both {
+				f.tee(v)
+				f.i64Store(uint32(8 * i))
+				f.i32Const(int32(l.work))
+				f.get(v)
+			}
 			f.i64Store(uint32(8 * i))
+		}
+		if both {
+			f.i64Const(0)
+			f.globalSet(g.gDirty)
 		}
 	}
 
@@ -2149,12 +2171,10 @@ func (b *builder) run(rules []*fn) {
 			f.call(b.recAddr.idx)
 		}
 		f.tee(curRec)
-		f.i32Const(int32(l.cur))
-		f.call(b.unpack.idx)
 		// The working slots start as the current ones, and each rule leaves
 		// them so: packFrom writes back the slots a rule changed, and a rule
 		// whose assume statement failed has them all copied again.
-		f.call(g.copyCur.idx)
+		f.call(b.unpackCur.idx)
 		if b.atExpansion {
 			// The working slots are the state's: its invariants now, not
 			// when it was found (see Module.CheckAtExpansion).
