@@ -738,12 +738,12 @@ func (b *builder) runtime() {
 	}
 	// recAddr(id) -> the record's address.
 	b.recAddr = chunkAddr("recAddr", l.dir, l.rec)
-	{
-		// markAddr(id) -> the address of the mark of the 2^MarkShift
-		// states from id on (id a multiple): after the chunk's records
-		// and their bytes to spare.
+	// markArea(id) -> the address of the entry, of 2^(MarkShift-shift)
+	// bytes, of the 2^MarkShift states from id on (id a multiple) in the
+	// area off bytes into id's chunk.
+	markArea := func(name string, shift int32, off int) *fn {
 		f := m.newFunc([]byte{i32}, []byte{i32})
-		f.name = "markAddr"
+		f.name = name
 		f.get(0)
 		f.i32Const(chunkBits)
 		f.i32ShrU()
@@ -753,36 +753,23 @@ func (b *builder) runtime() {
 		f.get(0)
 		f.i32Const(1<<chunkBits - 1)
 		f.i32And()
-		f.i32Const(MarkShift - 2)
+		f.i32Const(shift)
 		f.i32ShrU()
 		f.i32Add()
-		f.i32Const(int32(l.rec<<chunkBits + chunkSpare))
+		f.i32Const(int32(off))
 		f.i32Add()
-		b.markAddr = f
-		m.export("mark", 0, f.idx)
+		return f
 	}
+	// markAddr(id) -> the address of the mark (uint32) of the 2^MarkShift
+	// states from id on: after the chunk's records and their bytes to
+	// spare.
+	b.markAddr = markArea("markAddr", MarkShift-2, l.rec<<chunkBits+chunkSpare)
+	m.export("mark", 0, b.markAddr.idx)
 	if b.atExpansion {
-		// markRules(id) -> the address of the rules fired before the
-		// 2^MarkShift states from id on (id a multiple) were expanded:
-		// an i64, after the chunk's marks.
-		f := m.newFunc([]byte{i32}, []byte{i32})
-		f.name = "markRules"
-		f.get(0)
-		f.i32Const(chunkBits)
-		f.i32ShrU()
-		f.i32Const(2)
-		f.i32Shl()
-		f.i32Load(l.dir)
-		f.get(0)
-		f.i32Const(1<<chunkBits - 1)
-		f.i32And()
-		f.i32Const(MarkShift - 3)
-		f.i32ShrU()
-		f.i32Add()
-		f.i32Const(int32(l.rec<<chunkBits + chunkSpare + 4<<(chunkBits-MarkShift)))
-		f.i32Add()
-		b.markRules = f
-		m.export("markRules", 0, f.idx)
+		// markRules(id) -> the address of the rules fired (i64) before
+		// those states were expanded: after the chunk's marks.
+		b.markRules = markArea("markRules", MarkShift-3, l.rec<<chunkBits+chunkSpare+4<<(chunkBits-MarkShift))
+		m.export("markRules", 0, b.markRules.idx)
 	}
 	if b.o.Compact {
 		// qAddr(id) -> the address of waiting state id's packed form.
