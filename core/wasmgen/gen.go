@@ -1099,9 +1099,9 @@ func (u *unit) loop(q *murphi.Quantifier, unroll bool, body func(exit int)) {
 		u.depth++
 		exit := u.depth
 		mark := u.frameTop
-		for v := lo; v <= hi; v++ {
+		for k := range count { // (not v <= hi: hi may be MaxInt64)
 			u.frameTop = mark // (an iteration's frame slots are free after it)
-			undo := u.bind(q.Name.Obj, binding{kind: bConst, v: v})
+			undo := u.bind(q.Name.Obj, binding{kind: bConst, v: lo + int64(k)})
 			body(exit)
 			undo()
 		}
@@ -1207,7 +1207,7 @@ func (u *unit) unrolls(quants []*murphi.Quantifier, nodes int) bool {
 		if hi < lo {
 			continue
 		}
-		if hi-lo >= maxUnroll {
+		if uint64(hi-lo) >= maxUnroll { // (hi-lo may pass MaxInt64)
 			return false
 		}
 		total *= int(hi-lo) + 1
