@@ -437,17 +437,6 @@ func (u *unit) place(x murphi.Expr) place {
 			p := b.pl
 			p.typ = tv.Type
 			return p
-		case bConst:
-			if x.Obj.Kind == murphi.ObjQuant {
-				// A loop variable of an unrolled loop (see unrolls)
-				// where a place is read (isundefined, an alias): a
-				// frame slot holding its value.
-				at := u.frame(u.alloc(1), tv.Type)
-				at.push(u)
-				u.f.i64Const(b.v)
-				u.f.i64Store(0)
-				return at
-			}
 		}
 		g.fail(x.Pos(), "%s is not a variable", x.Name)
 	case *murphi.FieldExpr:
