@@ -31,3 +31,11 @@ func SetPartsKept(f func(states []int64)) (restore func()) {
 	partsKept = f
 	return func() { partsKept = old }
 }
+
+// SetGeneratedReadAhead makes generated exact searches read records ahead
+// from n states on (0: their default) and returns what restores it.
+func SetGeneratedReadAhead(n int) (restore func()) {
+	old := generatedReadAhead
+	generatedReadAhead = n
+	return func() { generatedReadAhead = old }
+}

@@ -63,6 +63,11 @@ var generatedMaxCode = 4 << 20
 // indexes (wasmgen.Options.KeyBits): tests narrow it to make collisions.
 var generatedKeyBits = 0
 
+// generatedReadAhead, if not 0, is the states past which generated exact
+// searches read records ahead (wasmgen.Options.ReadAheadFrom): tests
+// lower it, so that searches of a few states do.
+var generatedReadAhead = 0
+
 // generatedOK says why the generated search cannot run with opts, or "".
 func generatedOK(m *compile.Model, opts Options) string {
 	switch {
@@ -141,7 +146,7 @@ func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
 		}
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode,
-		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits, MaxErrors: opts.MaxErrors})
+		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits, MaxErrors: opts.MaxErrors, ReadAheadFrom: generatedReadAhead})
 	if err != nil {
 		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}

@@ -105,9 +105,23 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 		c.opts.HashCompaction = 64
 		cases = append(cases, c)
 	}
+	// Reading records ahead (pass 2b), which searches do only past
+	// millions of states, from the first: the models with a violation
+	// and a few of the corpus.
+	readAhead := len(cases)
+	for _, c := range testdataCases(t) {
+		c.name += " read-ahead"
+		cases = append(cases, c)
+	}
+	for _, f := range []string{"cmurphi/others/cache3.m", "cmurphi/dash/adash.m", "cmurphi/others/dp4.m"} {
+		cases = append(cases, parallelCase{f + " read-ahead", dir + f, verify.Options{Options: job.Options{Symmetry: "off"}}})
+	}
 	generated := 0
-	for _, c := range cases {
+	for k, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if k >= readAhead {
+				defer explore.SetGeneratedReadAhead(1)()
+			}
 			src, err := os.ReadFile(c.file)
 			if err != nil {
 				t.Fatal(err)
