@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/locus-mc/locus/core/explore"
@@ -116,27 +117,38 @@ func sameAsClosures(t *testing.T, rt wasmgen.Runtime) {
 	for _, f := range []string{"cmurphi/others/cache3.m", "cmurphi/dash/adash.m", "cmurphi/others/dp4.m"} {
 		cases = append(cases, parallelCase{f + " read-ahead", dir + f, verify.Options{Options: job.Options{Symmetry: "off"}}})
 	}
-	generated := 0
-	for k, c := range cases {
+	var generated atomic.Int64
+	run := func(t *testing.T, c parallelCase) {
+		src, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, why := compareGenerated(t, c.file, src, c.opts, rt); why != "" {
+			t.Logf("closures: %s", why)
+		} else {
+			generated.Add(1)
+		}
+	}
+	// Two at a time (go test's -parallel is the number of cores): a
+	// translated model is a go build each, whose link is one thread.
+	t.Run("models", func(t *testing.T) {
+		for _, c := range cases[:readAhead] {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				run(t, c)
+			})
+		}
+	})
+	for _, c := range cases[readAhead:] {
 		t.Run(c.name, func(t *testing.T) {
-			if k >= readAhead {
-				defer explore.SetGeneratedReadAhead(1)()
-			}
-			src, err := os.ReadFile(c.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, why := compareGenerated(t, c.file, src, c.opts, rt); why != "" {
-				t.Logf("closures: %s", why)
-			} else {
-				generated++
-			}
+			defer explore.SetGeneratedReadAhead(1)()
+			run(t, c)
 		})
 	}
-	if generated < len(cases)/3 {
-		t.Fatalf("only %d of %d models ran in generated code", generated, len(cases))
+	if n := int(generated.Load()); n < len(cases)/3 {
+		t.Fatalf("only %d of %d models ran in generated code", n, len(cases))
 	}
-	t.Logf("%d of %d models ran in generated code", generated, len(cases))
+	t.Logf("%d of %d models ran in generated code", generated.Load(), len(cases))
 }
 
 // TestGeneratedOutOfMemory runs models under budgets their generated
