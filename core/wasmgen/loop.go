@@ -2300,9 +2300,11 @@ func (b *builder) run(rules []*fn) {
 		// word of that state's record, which find compares (the slots
 		// are in the cache, or on their way, after pass 2). Only once
 		// the records outgrow the caches (mcslock2, 3.2 M states of 9
-		// bytes: min 1.14 → 1.06 s, median 1.32 → 1.28): in a search
+		// bytes: min 1.28 → 1.16 s, median 1.47 → 1.30): in a search
 		// that fits them it costs instructions for nothing (mcslock1,
-		// 5 MB of records: +4.7%).
+		// 5 MB of records: +4.7%). In a part of several, successors
+		// other parts own are read in this part's index too (its own
+		// ids: harmless, and rare past a tag's test).
 		from := b.o.ReadAheadFrom
 		if from == 0 {
 			from = recordsInCache / b.g.lay.rec
