@@ -74,6 +74,15 @@ type binding struct {
 	// covers that range. (Its frame slot is still written, for the
 	// places that need an address.)
 	lv *loopVar
+	// pv, for a scalar value parameter, is the local of function pv.lf
+	// that holds it, which reads check for undefined. (Its frame slot
+	// is written on entry, for the places that need an address.)
+	pv *paramVal
+}
+
+type paramVal struct {
+	lf    *fn
+	local uint32
 }
 
 type loopVar struct {
@@ -302,6 +311,14 @@ func (u *unit) dirty(p place, a int32, n int) {
 		f.i32ShrU()
 		f.i64ExtendI32U()
 		f.i64Shl()
+	}
+	if n == 1 {
+		// One slot: 8-aligned, never across two groups (dirtyShift >= 6).
+		f.i64Const(1)
+		shift(0)
+		f.i64Or()
+		f.globalSet(g.gDirty)
+		return
 	}
 	f.i64Const(2)
 	shift(int32(8*n - 1))
@@ -546,6 +563,20 @@ func (u *unit) loopVar(x murphi.Expr) *loopVar {
 	return b.lv
 }
 
+// paramLocal returns the local holding the scalar value parameter x names
+// (in parentheses or not), if it is one of the function being generated.
+func (u *unit) paramLocal(x murphi.Expr) (uint32, bool) {
+	id, ok := unparen(x).(*murphi.Ident)
+	if !ok || id.Obj == nil {
+		return 0, false
+	}
+	b, ok := u.g.env[id.Obj]
+	if !ok || b.pv == nil || b.pv.lf != u.f {
+		return 0, false
+	}
+	return b.pv.local, true
+}
+
 // constIdent reports the value of x if it names a constant binding (a
 // ruleset parameter).
 func (u *unit) constIdent(x murphi.Expr) (int64, bool) { return u.g.constIdent(x) }
@@ -601,6 +632,14 @@ func (u *unit) expr(x murphi.Expr) {
 		}
 		if lv := u.loopVar(x); lv != nil {
 			f.get(lv.local)
+			return
+		}
+		if pv, ok := u.paramLocal(x); ok {
+			f.get(pv)
+			f.i64Const(undef)
+			f.i64Eq()
+			u.trapIf()
+			f.get(pv)
 			return
 		}
 		u.read(u.place(x))
@@ -1641,6 +1680,16 @@ func (u *unit) indexPosition(it *murphi.Type, idx murphi.Expr, t uint32) {
 		return
 	}
 	u.expr(idx)
+	if st := u.g.info.Types[idx].Type; withinIndex(it, st) {
+		// A value of its static type: a defined one is in range (stores
+		// are checked, as storeCheck trusts), and expr trapped on an
+		// undefined one.
+		if it.Lo != 0 {
+			f.i64Const(it.Lo)
+			f.i64Sub()
+		}
+		return
+	}
 	if it.Kind != murphi.TUnion {
 		f.i64Const(it.Lo)
 		f.i64Sub()
@@ -1665,4 +1714,22 @@ func (u *unit) indexPosition(it *murphi.Type, idx murphi.Expr, t uint32) {
 		f.i64Const(pos - ms[k].Lo)
 		f.i64Add()
 	})
+}
+
+// withinIndex reports whether every value of type st is a value of index
+// type it: a subrange within it, or it again (an enum, a scalarset, the
+// booleans).
+func withinIndex(it, st *murphi.Type) bool {
+	if st == nil {
+		return false
+	}
+	switch it.Kind {
+	case murphi.TRange:
+		return st.Kind == murphi.TRange && it.Lo <= st.Lo && st.Hi <= it.Hi
+	case murphi.TEnum, murphi.TScalarset:
+		return st.Kind == it.Kind && st.ID == it.ID
+	case murphi.TBool:
+		return st.Kind == murphi.TBool
+	}
+	return false
 }

@@ -5,6 +5,7 @@ package wasmgen
 import (
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
+	"slices"
 )
 
 // storeCheck traps unless the defined value in local v, of type src, fits
@@ -199,6 +200,16 @@ func (u *unit) assign(dst place, rhs murphi.Expr, pos murphi.Pos) {
 	}
 	if rt.Addressable && isSymbolic(dst.typ) && isSymbolic(rt.Type) {
 		// Copied raw, undefined included (as the closures).
+		if pv, ok := u.paramLocal(rhs); ok {
+			a := f.local(i32)
+			u.wrote(dst)
+			dst.push(u)
+			f.tee(a)
+			u.dirty(dst, int32(a), 1)
+			f.get(pv)
+			f.i64Store(0)
+			return
+		}
 		u.copyAggregate(dst, u.place(rhs), dst.typ, rt.Type, pos)
 		return
 	}
@@ -441,18 +452,20 @@ func (u *unit) bind(obj *murphi.Object, b binding) func() {
 	}
 }
 
-// addrPlace stores the address of a computed place in a frame slot and
-// returns a place that reads it back: an alias or var parameter keeps the
-// address it had when bound.
+// addrPlace keeps the address of a computed place in a local and returns
+// a place that reads it back: an alias or var parameter keeps the address
+// it had when bound. Only the function that binds it reads it (a rule's
+// prelude binds its aliases again in each function that uses them).
 func (u *unit) addrPlace(p place) place {
 	f := u.f
-	at := u.frame(u.alloc(1), nil)
-	at.push(u)
+	a := f.local(i32)
 	p.push(u)
-	f.i32Store(0)
+	f.set(a)
 	return place{typ: p.typ, reach: p.reach, lo: p.lo, hi: p.hi, dyn: func(u *unit) {
-		at.push(u)
-		u.f.i32Load(0)
+		if u.f != f {
+			u.g.fail(murphi.NoPos, "an alias read outside the function that binds it")
+		}
+		u.f.get(a)
 	}}
 }
 
@@ -570,6 +583,10 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 		}
 		size := compile.SlotSize(obj.Type)
 		if _, isUndef := a.(*murphi.UndefinedLit); isUndef {
+			if byValue(obj) {
+				args[i] = place{dyn: func(u *unit) { u.f.i64Const(undef) }}
+				continue
+			}
 			args[i] = u.frame(u.alloc(size), obj.Type)
 			u.fill(args[i], undefs(size))
 			continue
@@ -592,17 +609,24 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 			continue
 		}
 		tv := g.info.Types[a]
-		fp := u.frame(u.alloc(size), obj.Type)
-		args[i] = fp
-		switch {
-		case !obj.Type.IsSimple():
+		if !obj.Type.IsSimple() {
+			fp := u.frame(u.alloc(size), obj.Type)
+			args[i] = fp
 			u.copyAggregate(fp, u.aggregate(a), obj.Type, tv.Type, a.Pos())
-		case tv.Addressable:
+			continue
+		}
+		// A scalar value parameter is passed as its value (byValue).
+		v := f.local(i64)
+		args[i] = place{dyn: func(u *unit) { u.f.get(v) }}
+		if tv.Addressable {
 			// Passed raw: an undefined argument gives an undefined
 			// parameter; a defined one is range-checked.
-			v := f.local(i64)
-			u.place(a).push(u)
-			f.i64Load(0)
+			if pv, ok := u.paramLocal(a); ok {
+				f.get(pv)
+			} else {
+				u.place(a).push(u)
+				f.i64Load(0)
+			}
 			f.set(v)
 			if needsCheck(obj.Type, tv.Type) {
 				f.get(v)
@@ -612,18 +636,11 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 				u.storeCheck(obj.Type, tv.Type, v, a.Pos())
 				f.end()
 			}
-			fp.push(u)
-			f.get(v)
-			f.i64Store(0)
-		default:
-			v := f.local(i64)
-			u.expr(a)
-			f.set(v)
-			u.storeCheck(obj.Type, tv.Type, v, a.Pos())
-			fp.push(u)
-			f.get(v)
-			f.i64Store(0)
+			continue
 		}
+		u.expr(a)
+		f.set(v)
+		u.storeCheck(obj.Type, tv.Type, v, a.Pos())
 	}
 	for _, a := range args {
 		a.push(u)
@@ -695,8 +712,12 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	}
 	var params []byte
 	for _, prm := range d.Params {
-		for range prm.Names {
-			params = append(params, i32)
+		for _, nm := range prm.Names {
+			if byValue(nm.Obj) {
+				params = append(params, i64)
+			} else {
+				params = append(params, i32)
+			}
 		}
 	}
 	n := uint32(len(params))
@@ -727,11 +748,28 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	}
 	k := uint32(0)
 	var undo []func()
+	var stored []uint32 // the value parameters whose frame slots are read
+	var slots []place
 	for _, prm := range d.Params {
 		for _, nm := range prm.Names {
 			i := k
 			k++
 			if nm.Obj == nil {
+				continue
+			}
+			if byValue(nm.Obj) {
+				// Its frame slot, for the places that need an address,
+				// is written on entry if any does (see below).
+				at := u.frame(u.alloc(1), nm.Obj.Type)
+				pl := at
+				pl.dyn = func(u *unit) {
+					if !slices.Contains(stored, i) {
+						stored = append(stored, i)
+						slots = append(slots, at)
+					}
+					at.dyn(u)
+				}
+				undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: pl, pv: &paramVal{lf: f, local: i}}))
 				continue
 			}
 			undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: place{typ: nm.Obj.Type, reach: placeParam, dyn: func(u *unit) { u.f.get(i) }}}))
@@ -749,6 +787,15 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
+	if len(stored) > 0 {
+		prepend(f, func() {
+			for k, i := range stored {
+				slots[k].dyn(u)
+				f.get(i)
+				f.i64Store(0)
+			}
+		})
+	}
 	pf.frame, pf.steps, pf.writes, pf.writesAll, pf.assumes = u.frameMax, u.steps, u.writes, u.writesAll, u.assumes
 	if pf.recursive {
 		if pf.assumes {
@@ -758,6 +805,14 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 		g.rec.enter(pf, uint32(u.fp))
 	}
 	return pf
+}
+
+// byValue reports whether a parameter is passed as its value (an i64)
+// rather than its address: a scalar value parameter, which the callee
+// cannot write (the checker's ReadOnly), so reads take the value from a
+// local instead of loading it.
+func byValue(obj *murphi.Object) bool {
+	return obj != nil && !obj.VarParam && obj.Type != nil && obj.Type.IsSimple()
 }
 
 // bindLocals gives local variables frame slots, undefined on entry.
