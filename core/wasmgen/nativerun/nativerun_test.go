@@ -140,6 +140,20 @@ func instructionBodies() [][]byte {
 		cat(get(0), wrap, 0x45, extendU),
 		cat(get(0), 0x50, extendU),
 	)
+	// i32 and/or of comparisons (Go's && and ||), with the identity (0 |,
+	// 1 &) on either side, in an if's condition, and with a number.
+	lt, is7, ne0 := cat(get(0), get(1), 0x53), cat(get(0), i64c(7), 0x51), cat(get(1), i64c(0), 0x52)
+	bodies = append(bodies,
+		cat(lt, is7, 0x71, extendU),
+		cat(lt, is7, 0x72, extendU),
+		cat(i32c(0), lt, 0x72, extendU),
+		cat(lt, i32c(1), 0x71, extendU),
+		cat(i32c(1), is7, 0x72, extendU),
+		cat(lt, i32c(0), 0x71, extendU),
+		cat(lt, is7, 0x72, ne0, 0x71, 0x04, tI64, get(0), 0x05, get(1), end),
+		cat(is7, get(0), wrap, 0x71, extendU),
+		cat(lt, get(1), wrap, 0x72, extendU),
+	)
 	// block (result i64): br_if carrying a value.
 	bodies = append(bodies, cat(0x02, tI64, i64c(7), get(0), 0x50, 0x0d, 0, 0x1a, get(1), end))
 	// if/else with a result.

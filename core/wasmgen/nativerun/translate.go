@@ -594,6 +594,9 @@ func (f *funcWriter) numeric(op byte) bool {
 		return true
 	}
 	b, a := f.popT(t), f.popT(t)
+	if t == tI32 && (base == 0x71 || base == 0x72) && f.boolOp(base, a, b) {
+		return true
+	}
 	x, y := num(a), num(b)
 	if a.kind == kConst && b.kind == kConst {
 		x = opnd(a)
@@ -668,6 +671,32 @@ func (f *funcWriter) skipOp(op byte, r *reader) bool {
 		if !(op >= 0x46 && op <= 0x5a || op >= 0x67 && op <= 0x8a) {
 			panic(fmt.Errorf("instruction 0x%x", op))
 		}
+	}
+	return true
+}
+
+// boolOp pushes an i32 and (0x71) or or (0x72) of conditions as a Go
+// condition, if it is one: && or || of two (the generator's disjunctions
+// of a switch's case values, conjunctions of a guard's literals), which
+// Go compiles to branches where b2u's would be set and combined; or one
+// with the identity (0 |, 1 &), which is the condition. Skipping the
+// right operand is safe: an entry on the stack is pure (calls and
+// checks are statements).
+func (f *funcWriter) boolOp(base byte, a, b entry) bool {
+	id := uint64(0)
+	op := "||"
+	if base == 0x71 {
+		id, op = 1, "&&"
+	}
+	switch {
+	case a.isBool && b.isBool:
+		f.pushBool("(" + a.expr + " " + op + " " + b.expr + ")")
+	case a.kind == kConst && a.val == id && b.isBool:
+		f.push(b)
+	case b.kind == kConst && b.val == id && a.isBool:
+		f.push(a)
+	default:
+		return false
 	}
 	return true
 }
