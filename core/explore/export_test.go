@@ -32,6 +32,14 @@ func SetPartsKept(f func(states []int64)) (restore func()) {
 	return func() { partsKept = old }
 }
 
+// SetGeneratedThroughLevels sets whether generated searches go on past a
+// level's end within a call, and returns what restores it.
+func SetGeneratedThroughLevels(on bool) (restore func()) {
+	old := generatedThroughLevels
+	generatedThroughLevels = on
+	return func() { generatedThroughLevels = old }
+}
+
 // SetGeneratedReadAhead makes generated exact searches read records ahead
 // from n states on (0: their default) and returns what restores it.
 func SetGeneratedReadAhead(n int) (restore func()) {

@@ -68,6 +68,11 @@ var generatedKeyBits = 0
 // lower it, so that searches of a few states do.
 var generatedReadAhead = 0
 
+// generatedThroughLevels: a generated search's run goes on past the end
+// of a level (wasmgen.Options.ThroughLevels) unless a bound counts
+// levels. Tests that cancel at a level turn it off.
+var generatedThroughLevels = true
+
 // generatedOK says why the generated search cannot run with opts, or "".
 func generatedOK(m *compile.Model, opts Options) string {
 	switch {
@@ -107,7 +112,7 @@ func generatedSearch(ctx context.Context, m *compile.Model, opts Options) (*Resu
 	if failed != nil {
 		return failed, nil
 	}
-	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, 8*(wasmgen.InfoFailed+1))}
+	gs := &genSearch{s: s, inst: inst, mod: mod, info: make([]byte, wasmgen.InfoBytes)}
 	// Invariants are checked when a state is expanded, where it is
 	// unpacked anyway, unless a bound leaves the last level unexpanded.
 	gs.atExpansion = mod.CheckAtExpansion && opts.Bound == 0
@@ -146,7 +151,8 @@ func generatedModule(m *compile.Model, opts Options) (*wasmgen.Module, error) {
 		}
 	}
 	mod, err := wasmgen.Generate(m, wasmgen.Options{Deadlock: generatedDeadlock[opts.Deadlock], MaxPages: pages, MaxCodeBytes: generatedMaxCode,
-		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits, MaxErrors: opts.MaxErrors, ReadAheadFrom: generatedReadAhead})
+		Symmetry: generatedSymmetry(m, opts), Compact: opts.HashBits > 0, KeyBits: generatedKeyBits, MaxErrors: opts.MaxErrors, ReadAheadFrom: generatedReadAhead,
+		ThroughLevels: generatedThroughLevels && opts.Bound == 0})
 	if err != nil {
 		return nil, &errNotGenerated{why: "the code generator does not cover " + err.Error()}
 	}
@@ -159,10 +165,12 @@ type genSearch struct {
 	inst wasmgen.Instance
 	mod  *wasmgen.Module
 	info []byte
-	// levels: the level being expanded and where the next one begins.
-	level    int
-	levelEnd int64
-	pages    int64
+	// levels: the level being expanded and where the next one begins;
+	// levelsTaken, the module's logged levels taken (levelsPassed).
+	level       int
+	levelEnd    int64
+	levelsTaken int64
+	pages       int64
 	// full: the module's memory could not hold a start state.
 	full bool
 	// startHash is the module's hash of the start state Find last looked
@@ -285,6 +293,7 @@ func (gs *genSearch) run() (*Result, error) {
 		if err := gs.refresh(); err != nil {
 			return nil, &errNotGenerated{why: "the generated search failed: " + err.Error()}
 		}
+		gs.levelsPassed()
 		if err := gs.recorded(); err != nil {
 			return nil, err
 		}
@@ -551,6 +560,18 @@ func (gs *genSearch) drainLive() error {
 }
 
 // addLevel counts the states found so far beyond the current level.
+// levelsPassed takes the levels the module's run went on past in its
+// last call (wasmgen.Options.ThroughLevels) from the log refresh read,
+// as StatusLevel's: each is under LevelLog entries old.
+func (gs *genSearch) levelsPassed() {
+	for total := gs.infoAt(wasmgen.InfoLevels); gs.levelsTaken < total; gs.levelsTaken++ {
+		n := gs.infoAt(wasmgen.InfoLevelLog + int(gs.levelsTaken%wasmgen.LevelLog))
+		gs.addLevel(n)
+		gs.level++
+		gs.levelEnd = n
+	}
+}
+
 func (gs *genSearch) addLevel(n int64) {
 	s := gs.s
 	if k := n - gs.levelEnd; k > 0 {

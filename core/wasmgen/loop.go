@@ -88,7 +88,7 @@ const (
 	baseShift     = 4
 	splitProbes   = 64
 	maxBlockDepth = 23
-	statsSlots    = 16
+	statsSlots    = InfoLevelLog + LevelLog
 	// a chunk's records are whole groups of a mark
 	_ = uint(chunkBits - MarkShift)
 	// a directory entry holds its head and segments
@@ -140,7 +140,21 @@ const (
 	// InfoFailed is the state that failed an invariant checked at
 	// expansion (StatusExpandedBad).
 	InfoFailed
+	// InfoLevels counts the levels run went on past (Options.
+	// ThroughLevels), each logged, the states there were at its end, in
+	// the ring of LevelLog entries from InfoLevelLog (entry InfoLevels
+	// mod LevelLog): the module writes both as it logs; a call logs
+	// fewer than LevelLog, so the host, reading the ring after each
+	// call, misses none.
+	InfoLevels
+	InfoLevelLog
 )
+
+// LevelLog is the entries of the level log (a power of 2).
+const LevelLog = 64
+
+// InfoBytes is the bytes of the info area (Module.Stats) the host reads.
+const InfoBytes = 8 * statsSlots
 
 // Violation records (Options.MaxErrors), ViolationBytes each: the kind
 // (ViolationInvariant or ViolationDeadlock), the invariant, the rule, the
@@ -292,6 +306,12 @@ type Options struct {
 	// the records of its successors' home slots (pass 2b); 0: where the
 	// records outgrow recordsInCache. Tests lower it.
 	ReadAheadFrom int
+	// ThroughLevels: run goes on past the end of a level, logging it
+	// (see InfoLevels), where it would return StatusLevel, up to
+	// LevelLog-1 a call; not in a part of several (which returns at each
+	// level for the host to begin the next). Each return is a
+	// round trip to a translated program (~0.1 ms), once a level.
+	ThroughLevels bool
 }
 
 // Generate compiles m to a module, or returns an *Unsupported error.
@@ -2112,6 +2132,7 @@ func (b *builder) run(rules []*fn) {
 	if b.parts {
 		dst = f.local(i32)
 	}
+	logged := f.local(i32) // levels gone on past in this call
 	// The slots may have been written since the last call (see
 	// gPrevValid).
 	f.i32Const(0)
@@ -2130,10 +2151,38 @@ func (b *builder) run(rules []*fn) {
 	f.i32Const(StatusDone)
 	f.return_()
 	f.end()
+	if b.o.ThroughLevels { // (a part of several returned above)
+		// Logged, and on to the next level, while the log has room.
+		f.get(logged)
+		f.i32Const(LevelLog - 1)
+		f.i32LtU()
+		f.if_()
+		f.get(logged)
+		f.i32Const(1)
+		f.i32Add()
+		f.set(logged)
+		f.i32Const(int32(l.stats + 8*InfoLevels))
+		f.i64Load(0)
+		f.i32WrapI64()
+		f.i32Const(LevelLog - 1)
+		f.i32And()
+		f.i32Const(3)
+		f.i32Shl()
+		f.globalGet(b.gN)
+		f.i64ExtendI32U()
+		f.i64Store(l.stats + 8*InfoLevelLog)
+		bumpInfo(f, l.stats+8*InfoLevels)
+		f.globalGet(b.gN)
+		f.globalSet(b.gLevelEnd)
+		f.else_()
+	}
 	f.globalGet(b.gN)
 	f.globalSet(b.gLevelEnd)
 	f.i32Const(StatusLevel)
 	f.return_()
+	if b.o.ThroughLevels { // (a part of several returned above)
+		f.end()
+	}
 	f.end()
 	f.get(0)
 	f.i32Eqz()
