@@ -852,6 +852,12 @@ func (u *unit) cond(x murphi.Expr) {
 		u.quantExpr(x)
 		return
 	case *murphi.IsUndefinedExpr:
+		if pv, ok := u.paramLocal(x.X); ok {
+			f.get(pv)
+			f.i64Const(undef)
+			f.i64Eq()
+			return
+		}
 		p := u.place(x.X)
 		if !p.typ.IsSimple() {
 			g.fail(x.Pos(), "isundefined of an aggregate")
