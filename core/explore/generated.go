@@ -559,7 +559,6 @@ func (gs *genSearch) drainLive() error {
 	return nil
 }
 
-// addLevel counts the states found so far beyond the current level.
 // levelsPassed takes the levels the module's run went on past in its
 // last call (wasmgen.Options.ThroughLevels) from the log refresh read,
 // as StatusLevel's: each is under LevelLog entries old.
@@ -572,6 +571,7 @@ func (gs *genSearch) levelsPassed() {
 	}
 }
 
+// addLevel counts the states found so far beyond the current level.
 func (gs *genSearch) addLevel(n int64) {
 	s := gs.s
 	if k := n - gs.levelEnd; k > 0 {

@@ -76,7 +76,7 @@ type binding struct {
 	lv *loopVar
 	// pv, for a scalar value parameter, is the local of function pv.lf
 	// that holds it, which reads check for undefined. (Its frame slot
-	// is written on entry, for the places that need an address.)
+	// is written on entry if some place needs its address.)
 	pv *paramVal
 }
 

@@ -3,9 +3,10 @@ package wasmgen
 // This file generates statements, procedures and functions, and aliases.
 
 import (
+	"slices"
+
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
-	"slices"
 )
 
 // storeCheck traps unless the defined value in local v, of type src, fits
