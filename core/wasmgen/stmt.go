@@ -554,10 +554,11 @@ func (u *unit) callee(x *murphi.CallExpr) *murphi.ProcDecl {
 	return d
 }
 
-// callProc calls d's wasm function (procFunc) with the arguments' addresses
-// and the caller's frame top as the callee's frame: value arguments are
-// copied into the caller's frame first (range-checked, as the closures
-// do), var arguments pass the address of their designator. A function
+// callProc calls d's wasm function (procFunc) with the arguments and the
+// caller's frame top as the callee's frame: scalar value arguments are
+// passed as values (range-checked, as the closures do), record and array
+// ones copied into the caller's frame first, var arguments pass the
+// address of their designator. A function
 // leaves its result on the stack, or writes a record or array result to
 // res.
 func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
@@ -674,8 +675,9 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 
 // procFn is the wasm function of a procedure or function, for callers on
 // one state (the current state in guards and properties, the working state
-// in bodies). Its parameters are the arguments' addresses and then its
-// frame's; a function returns its value.
+// in bodies). Its parameters are the arguments (scalar value ones as i64
+// values, others as addresses: see byValue) and then its frame's address;
+// a function returns its value.
 type procFn struct {
 	fn    *fn
 	frame int    // frame slots it and its callees use
