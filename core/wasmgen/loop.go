@@ -2151,6 +2151,8 @@ func (b *builder) run(rules []*fn) {
 	f.i32Const(StatusDone)
 	f.return_()
 	f.end()
+	f.globalGet(b.gN)
+	f.globalSet(b.gLevelEnd)
 	if b.o.ThroughLevels { // (a part of several returned above)
 		// Logged, and on to the next level, while the log has room.
 		f.get(logged)
@@ -2172,15 +2174,11 @@ func (b *builder) run(rules []*fn) {
 		f.i64ExtendI32U()
 		f.i64Store(l.stats + 8*InfoLevelLog)
 		bumpInfo(f, l.stats+8*InfoLevels)
-		f.globalGet(b.gN)
-		f.globalSet(b.gLevelEnd)
 		f.else_()
 	}
-	f.globalGet(b.gN)
-	f.globalSet(b.gLevelEnd)
 	f.i32Const(StatusLevel)
 	f.return_()
-	if b.o.ThroughLevels { // (a part of several returned above)
+	if b.o.ThroughLevels {
 		f.end()
 	}
 	f.end()
