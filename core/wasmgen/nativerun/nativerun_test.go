@@ -154,6 +154,37 @@ func instructionBodies() [][]byte {
 		cat(is7, get(0), wrap, 0x71, extendU),
 		cat(lt, get(1), wrap, 0x72, extendU),
 	)
+	// i32 results that are conditions on every path (the Go bool c<id>):
+	// of an if, used by an if and by eqz; of a block left by br_if and by
+	// br (over a value it drops), with a % in the br_if's condition; and
+	// results that are not (a 2, a number), which stay numbers.
+	bodies = append(bodies,
+		cat(lt, 0x04, tI32, is7, 0x05, i32c(0), end, 0x04, tI64, get(0), 0x05, get(1), end),
+		cat(lt, 0x04, tI32, i32c(1), 0x05, ne0, end, 0x45, extendU),
+		cat(lt, 0x04, tI32, i32c(1), 0x05, i32c(0), end, extendU),
+		cat(0x02, tI32, is7, lt, 0x0d, 0, 0x1a, ne0, end, 0x45, extendU),
+		cat(0x02, tI32, get(0), wrap, is7, 0x0c, 0, end, extendU),
+		cat(0x02, tI32, i32c(1), get(0), get(1), 0x82, i64c(3), 0x51, 0x0d, 0, 0x1a, i32c(0), end, extendU),
+		cat(lt, 0x04, tI32, i32c(2), 0x05, i32c(0), end, extendU),
+		cat(lt, 0x04, tI32, is7, 0x05, get(1), wrap, end, extendU),
+	)
+	// br_table: to blocks and past them, an index beyond the table (the
+	// default), a target listed twice, a table of 9 (a jump table), and
+	// one in unreachable code.
+	table := func(depths ...int) []byte {
+		b := cat(0x0e, len(depths)-1)
+		for _, d := range depths {
+			b = append(b, byte(d))
+		}
+		return b
+	}
+	bodies = append(bodies,
+		cat(0x02, 0x40, 0x02, 0x40, 0x02, 0x40, get(0), wrap, table(0, 1, 0, 2, 1, 2), end,
+			i64c(10), 0x0f, end, i64c(20), 0x0f, end, i64c(30)),
+		cat(0x02, 0x40, 0x02, 0x40, 0x02, 0x40, get(1), wrap, i32c(-3), 0x6a, table(0, 1, 2, 0, 1, 2, 0, 1, 2, 1), end,
+			i64c(10), 0x0f, end, get(0), 0x0f, end, get(1)),
+		cat(0x02, 0x40, 0x0c, 0, get(0), wrap, table(0, 0, 0), end, get(1)),
+	)
 	// block (result i64): br_if carrying a value.
 	bodies = append(bodies, cat(0x02, tI64, i64c(7), get(0), 0x50, 0x0d, 0, 0x1a, get(1), end))
 	// if/else with a result.

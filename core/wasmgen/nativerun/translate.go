@@ -61,6 +61,17 @@ type label struct {
 	used    bool // a branch targets it
 	hasElse bool
 	topLine int // a loop's label line, kept empty if unused
+	// sets are the lines that set a block's result, written when it
+	// ends (see endResult).
+	sets []resultSet
+}
+
+// resultSet is a line that sets a block's result to e: format holds the
+// assignment's place (%s), written when the block ends.
+type resultSet struct {
+	line   int
+	e      entry
+	format string
 }
 
 type funcWriter struct {
@@ -75,6 +86,7 @@ type funcWriter struct {
 	skip      int // blocks opened in unreachable code, not yet ended
 	depth32   int // variables a0.. and b0.. used
 	depth64   int
+	bools     []int // labels whose result is the Go bool c<id>
 }
 
 // translateFunc writes defined function i.
@@ -123,22 +135,39 @@ func translateFunc(w *bytes.Buffer, m *module, i int) (err error) {
 	if f.result != 0 {
 		w.WriteString(" " + goType(f.result))
 	}
-	w.WriteString(" {\n\tm := mem\n\t_ = m\n")
-	var used []string
+	w.WriteString(" {\n")
+	// Only the variables the body names are declared, and only those it
+	// never reads are marked used (_ = v): what Go's inliner counts is
+	// then the body, so that small functions stay within its budget.
+	reads, names := usage(f.lines)
+	if names["m"] > 0 {
+		w.WriteString("\tm := mem\n")
+	}
+	var vars, types []string
 	for l := len(t.params); l < len(f.types); l++ {
-		fmt.Fprintf(w, "\tvar l%d %s\n", l, goType(f.types[l]))
-		used = append(used, fmt.Sprintf("l%d", l))
+		vars, types = append(vars, fmt.Sprintf("l%d", l)), append(types, goType(f.types[l]))
 	}
 	for d := 0; d < f.depth32; d++ {
-		fmt.Fprintf(w, "\tvar a%d uint32\n", d)
-		used = append(used, fmt.Sprintf("a%d", d))
+		vars, types = append(vars, fmt.Sprintf("a%d", d)), append(types, "uint32")
 	}
 	for d := 0; d < f.depth64; d++ {
-		fmt.Fprintf(w, "\tvar b%d uint64\n", d)
-		used = append(used, fmt.Sprintf("b%d", d))
+		vars, types = append(vars, fmt.Sprintf("b%d", d)), append(types, "uint64")
 	}
-	for _, u := range used {
-		fmt.Fprintf(w, "\t_ = %s\n", u)
+	for _, id := range f.bools {
+		vars, types = append(vars, fmt.Sprintf("c%d", id)), append(types, "bool")
+	}
+	var unread []string
+	for i, v := range vars {
+		if names[v] == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\tvar %s %s\n", v, types[i])
+		if reads[v] == 0 {
+			unread = append(unread, v)
+		}
+	}
+	for _, v := range unread {
+		fmt.Fprintf(w, "\t_ = %s\n", v)
 	}
 	for _, l := range f.lines {
 		if l != "" {
@@ -244,18 +273,66 @@ func blockType(r *reader) byte {
 	}
 }
 
-// setResult moves the top of the stack into the result slot of l.
-func (f *funcWriter) setResult(l *label) {
+// leave evaluates the stack before control leaves for l's end: the
+// pending expressions, and l's result (the top, left unevaluated until l
+// ends, when it is known whether it is a condition). What else the block
+// left on the stack is dropped: it was pure, or a slot evaluated already.
+func (f *funcWriter) leave(l *label) {
 	if l.op == 0x03 || l.result == 0 {
+		f.flush()
 		return
 	}
+	top := f.stack[len(f.stack)-1]
+	f.stack = f.stack[:len(f.stack)-1]
+	f.flush()
+	f.stack = append(f.stack, top)
+	f.resultLine(l, "%s")
+}
+
+// resultLine records a line, format around the assignment, that sets l's
+// result to the top of the stack.
+func (f *funcWriter) resultLine(l *label, format string) {
 	e := f.stack[len(f.stack)-1]
 	if e.t != l.result {
 		panic(fmt.Errorf("a block result of the wrong type"))
 	}
-	if v := f.slot(l.height, l.result); e.expr != v {
-		f.emit("%s = %s", v, num(e))
+	l.sets = append(l.sets, resultSet{len(f.lines), e, format})
+	f.lines = append(f.lines, "")
+}
+
+// endResult writes the lines that set l's result, and returns its entry.
+// A result that is a condition on every path (a comparison, or the
+// constant 0 or 1, as the generator's && and || leave) is the Go bool
+// c<id>: a branch on it is then a branch on the comparisons, which Go's
+// compiler threads through the constants, where a number would be set
+// to 0 or 1 and tested again.
+func (f *funcWriter) endResult(l *label) entry {
+	isBool := l.result == tI32 && len(l.sets) > 0
+	for _, s := range l.sets {
+		if !s.e.isBool && !(s.e.kind == kConst && s.e.val <= 1) {
+			isBool = false
+		}
 	}
+	v := f.slot(l.height, l.result)
+	if isBool {
+		v = fmt.Sprintf("c%d", l.id)
+		f.bools = append(f.bools, l.id)
+	}
+	for _, s := range l.sets {
+		x := num(s.e)
+		switch {
+		case isBool && s.e.isBool:
+			x = s.e.expr
+		case isBool:
+			x = fmt.Sprint(s.e.val == 1)
+		case x == v:
+			if s.format == "%s" {
+				continue
+			}
+		}
+		f.lines[s.line] = "\t" + fmt.Sprintf(s.format, v+" = "+x)
+	}
+	return entry{t: l.result, expr: v, kind: kVar, isBool: isBool}
 }
 
 func (f *funcWriter) target(d uint32) *label {
@@ -308,8 +385,7 @@ func (f *funcWriter) body(r *reader) {
 			}
 			l := f.ctrl[len(f.ctrl)-1]
 			if f.reachable {
-				f.flush()
-				f.setResult(l)
+				f.leave(l)
 				f.emit("goto L%d", l.id)
 				l.used = true
 			}
@@ -333,8 +409,7 @@ func (f *funcWriter) body(r *reader) {
 			l := f.ctrl[len(f.ctrl)-1]
 			f.ctrl = f.ctrl[:len(f.ctrl)-1]
 			if f.reachable {
-				f.flush()
-				f.setResult(l)
+				f.leave(l)
 			}
 			switch {
 			case l.op == 0x03:
@@ -353,13 +428,14 @@ func (f *funcWriter) body(r *reader) {
 				f.reachable = true
 			}
 			f.stack = f.stack[:l.height]
-			if f.reachable && l.result != 0 {
-				f.push(entry{t: l.result, expr: f.slot(l.height, l.result), kind: kVar})
+			if l.op != 0x03 && l.result != 0 {
+				if e := f.endResult(l); f.reachable {
+					f.push(e)
+				}
 			}
 		case 0x0c:
 			l := f.target(r.u32())
-			f.flush()
-			f.setResult(l)
+			f.leave(l)
 			f.emit("goto L%d", l.id)
 			f.reachable = false
 		case 0x0d:
@@ -367,11 +443,24 @@ func (f *funcWriter) body(r *reader) {
 			c := f.popT(tI32)
 			f.flush()
 			if l.op != 0x03 && l.result != 0 {
-				e := f.stack[len(f.stack)-1]
-				f.emit("if %s {\n\t\t%s = %s\n\t\tgoto L%d\n\t}", cond(c), f.slot(l.height, l.result), num(e), l.id)
+				f.resultLine(l, fmt.Sprintf("if %s {\n\t\t%%s\n\t\tgoto L%d\n\t}", strings.ReplaceAll(cond(c), "%", "%%"), l.id))
 			} else {
 				f.emit("if %s {\n\t\tgoto L%d\n\t}", cond(c), l.id)
 			}
+		case 0x0e:
+			n := r.u32()
+			if n > 1<<16 {
+				panic(fmt.Errorf("a br_table of %d targets", n))
+			}
+			targets := make([]*label, n)
+			for i := range targets {
+				targets[i] = f.target(r.u32())
+			}
+			def := f.target(r.u32())
+			c := f.popT(tI32)
+			f.flush()
+			f.brTable(c, targets, def)
+			f.reachable = false
 		case 0x0f:
 			if f.result != 0 {
 				f.emit("return %s", num(f.popT(f.result)))
@@ -647,6 +736,11 @@ func (f *funcWriter) skipOp(op byte, r *reader) bool {
 			return true
 		}
 		return false
+	case 0x0e:
+		for n := r.u32(); n > 0; n-- {
+			r.u32()
+		}
+		r.u32()
 	case 0x0c, 0x0d, 0x10, 0x20, 0x21, 0x22, 0x23, 0x24:
 		r.u32()
 	case 0x28, 0x29, 0x2d, 0x31, 0x36, 0x37, 0x3a:
@@ -673,6 +767,76 @@ func (f *funcWriter) skipOp(op byte, r *reader) bool {
 		}
 	}
 	return true
+}
+
+// usage counts the identifiers of lines: names, every occurrence; reads,
+// those that are not the left side of an assignment (a line "v = …").
+func usage(lines []string) (reads, names map[string]int) {
+	reads, names = map[string]int{}, map[string]int{}
+	for _, l := range lines {
+		for _, line := range strings.Split(l, "\n") {
+			t := strings.TrimLeft(line, "\t")
+			assigned := ""
+			if i := strings.Index(t, " = "); i > 0 && isIdent(t[:i]) {
+				assigned = t[:i]
+			}
+			for i := 0; i < len(t); {
+				if !identStart(t[i]) {
+					i++
+					continue
+				}
+				j := i + 1
+				for j < len(t) && (identStart(t[j]) || t[j] >= '0' && t[j] <= '9') {
+					j++
+				}
+				id := t[i:j]
+				names[id]++
+				if i > 0 || id != assigned {
+					reads[id]++
+				}
+				i = j
+			}
+		}
+	}
+	return reads, names
+}
+
+func identStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !identStart(s[i]) && (i == 0 || s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// brTable writes a br_table as a Go switch, the indexes of a target in
+// one case. Every index is listed, the default's too, so that the cases
+// are dense: Go compiles such a switch (of 8 or more) to a jump table.
+func (f *funcWriter) brTable(c entry, targets []*label, def *label) {
+	var order []*label
+	cases := map[*label][]string{}
+	for i, l := range targets {
+		if l.op != 0x03 && l.result != 0 {
+			panic(fmt.Errorf("a br_table to a block with a result"))
+		}
+		if cases[l] == nil {
+			order = append(order, l)
+		}
+		cases[l] = append(cases[l], fmt.Sprint(i))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "switch %s {", num(c))
+	for _, l := range order {
+		fmt.Fprintf(&b, "\n\tcase %s:\n\t\tgoto L%d", strings.Join(cases[l], ", "), l.id)
+	}
+	if def.op != 0x03 && def.result != 0 {
+		panic(fmt.Errorf("a br_table to a block with a result"))
+	}
+	fmt.Fprintf(&b, "\n\tdefault:\n\t\tgoto L%d\n\t}", def.id)
+	f.emit("%s", b.String())
 }
 
 // boolOp pushes an i32 and (0x71) or or (0x72) of conditions as a Go
