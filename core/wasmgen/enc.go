@@ -301,6 +301,17 @@ func (f *fn) else_()          { f.op(0x05) }
 func (f *fn) end()            { f.op(0x0b) }
 func (f *fn) br(depth uint32) { f.op(0x0c); f.u(depth) }
 func (f *fn) brIf(d uint32)   { f.op(0x0d); f.u(d) }
+
+// brTable branches to depths[i] for an index i below len(depths), else
+// to def.
+func (f *fn) brTable(depths []uint32, def uint32) {
+	f.op(0x0e)
+	f.u(uint32(len(depths)))
+	for _, d := range depths {
+		f.u(d)
+	}
+	f.u(def)
+}
 func (f *fn) return_()        { f.op(0x0f) }
 func (f *fn) call(idx uint32) { f.op(0x10); f.u(idx) }
 func (f *fn) drop()           { f.op(0x1a) }
@@ -330,7 +341,7 @@ func (f *fn) memoryCopy()                     { f.op(0xfc); f.u(10); f.op(0x00, 
 // memory.copy out of line, which costs more than a few loads and stores.
 // (A function of its own, called from many places, unrolls more.)
 const (
-	unrollCopy       = 128
+	unrollCopy       = 256
 	unrollCopyShared = 2048
 )
 

@@ -3,6 +3,7 @@ package wasmgen
 // This file generates statements, procedures and functions, and aliases.
 
 import (
+	"math"
 	"slices"
 
 	"github.com/locus-mc/locus/core/compile"
@@ -251,7 +252,9 @@ func (u *unit) stmt(s murphi.Stmt) {
 		x := f.local(i64)
 		u.expr(s.X)
 		f.set(x)
-		u.switchChain(x, s.Cases, s.Else)
+		if !u.switchTable(x, s.Cases, s.Else) {
+			u.switchChain(x, s.Cases, s.Else)
+		}
 	case *murphi.ForStmt:
 		mark := u.frameTop
 		unroll := u.unrolls(s.Quants, nodes(s.Body...))
@@ -433,6 +436,80 @@ func (u *unit) switchChain(x uint32, cases []*murphi.CaseClause, els []murphi.St
 	}
 	f.end()
 	u.depth--
+}
+
+// Switches whose case values are constants, at least minTableValues of
+// them within a span of at most maxTableSpan, branch through a table
+// (br_table): one indexed jump where a chain tests the values one by one.
+const (
+	minTableValues = 4
+	maxTableSpan   = 256
+)
+
+// switchTable generates a switch on local x as a br_table, if its case
+// values suit one (see minTableValues), and reports whether it did. A
+// value listed twice belongs to its first case, as in the chain.
+func (u *unit) switchTable(x uint32, cases []*murphi.CaseClause, els []murphi.Stmt) bool {
+	target := map[int64]int{} // value → case
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for k, cl := range cases {
+		for _, v := range cl.Values {
+			c, ok := u.constant(v)
+			if !ok {
+				return false
+			}
+			if _, dup := target[c]; !dup {
+				target[c] = k
+			}
+			lo, hi = min(lo, c), max(hi, c)
+		}
+	}
+	if len(target) < minTableValues || uint64(hi-lo) >= maxTableSpan {
+		return false
+	}
+	f := u.f
+	n := len(cases)
+	span := uint32(hi-lo) + 1
+	// Blocks, outermost first: the switch's end, the else, then case
+	// n-1 … case 0; the code of case k follows the end of its block.
+	for range n + 2 {
+		f.block()
+	}
+	u.depth += n + 2
+	// The index: x - lo, or span (the else) where x is not in [lo, hi].
+	t := f.local(i64)
+	f.get(x)
+	f.i64Const(lo)
+	f.i64Sub()
+	f.tee(t)
+	f.i32WrapI64()
+	f.i32Const(int32(span))
+	f.get(t)
+	f.i64Const(int64(span))
+	f.i64LtU()
+	f.select_()
+	// Case k's block is at depth k; the else's at n.
+	depths := make([]uint32, span)
+	for i := range depths {
+		depths[i] = uint32(n)
+		if k, ok := target[lo+int64(i)]; ok {
+			depths[i] = uint32(k)
+		}
+	}
+	f.brTable(depths, uint32(n))
+	for k, cl := range cases {
+		f.end()
+		u.depth--
+		u.stmts(cl.Body)
+		// The switch's end: past case k+1 … n-1's blocks and the else's.
+		f.br(uint32(n - k))
+	}
+	f.end()
+	u.depth--
+	u.stmts(els)
+	f.end()
+	u.depth--
+	return true
 }
 
 // isSymbolic reports whether t is an enum, scalarset or union type.
