@@ -325,10 +325,8 @@ func (f *funcWriter) endResult(l *label) entry {
 			x = s.e.expr
 		case isBool:
 			x = fmt.Sprint(s.e.val == 1)
-		case x == v:
-			if s.format == "%s" {
-				continue
-			}
+		case x == v && s.format == "%s":
+			continue // the value is in the result's slot already
 		}
 		f.lines[s.line] = "\t" + fmt.Sprintf(s.format, v+" = "+x)
 	}
@@ -816,12 +814,14 @@ func isIdent(s string) bool {
 // one case. Every index is listed, the default's too, so that the cases
 // are dense: Go compiles such a switch (of 8 or more) to a jump table.
 func (f *funcWriter) brTable(c entry, targets []*label, def *label) {
-	var order []*label
-	cases := map[*label][]string{}
-	for i, l := range targets {
+	for _, l := range append(targets, def) {
 		if l.op != 0x03 && l.result != 0 {
 			panic(fmt.Errorf("a br_table to a block with a result"))
 		}
+	}
+	var order []*label
+	cases := map[*label][]string{}
+	for i, l := range targets {
 		if cases[l] == nil {
 			order = append(order, l)
 		}
@@ -831,9 +831,6 @@ func (f *funcWriter) brTable(c entry, targets []*label, def *label) {
 	fmt.Fprintf(&b, "switch %s {", num(c))
 	for _, l := range order {
 		fmt.Fprintf(&b, "\n\tcase %s:\n\t\tgoto L%d", strings.Join(cases[l], ", "), l.id)
-	}
-	if def.op != 0x03 && def.result != 0 {
-		panic(fmt.Errorf("a br_table to a block with a result"))
 	}
 	fmt.Fprintf(&b, "\n\tdefault:\n\t\tgoto L%d\n\t}", def.id)
 	f.emit("%s", b.String())
