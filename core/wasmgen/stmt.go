@@ -85,13 +85,24 @@ func (u *unit) copyAggregate(dst, src place, dt, st *murphi.Type, pos murphi.Pos
 		}
 		f.get(d)
 		f.i64Load(uint32(8 * i))
-		f.tee(v)
-		f.i64Const(undef)
-		f.i64Ne()
-		f.if_()
-		u.storeCheck(dl[i], sl[i], v, pos)
-		f.end()
+		f.set(v)
+		u.checkDefined(dl[i], sl[i], v, pos)
 	}
+}
+
+// checkDefined range-checks local v, a value of type src copied raw into
+// a leaf of type dst, unless it is undefined (as the closures).
+func (u *unit) checkDefined(dst, src *murphi.Type, v uint32, pos murphi.Pos) {
+	if !needsCheck(dst, src) {
+		return
+	}
+	f := u.f
+	f.get(v)
+	f.i64Const(undef)
+	f.i64Ne()
+	f.if_()
+	u.storeCheck(dst, src, v, pos)
+	f.end()
 }
 
 // needsCheck reports whether storing a value of type src into dst checks
@@ -200,18 +211,11 @@ func (u *unit) assign(dst place, rhs murphi.Expr, pos murphi.Pos) {
 		u.copyAggregate(dst, u.aggregate(rhs), dst.typ, rt.Type, pos)
 		return
 	}
-	if rt.Addressable && isSymbolic(dst.typ) && isSymbolic(rt.Type) {
-		// Copied raw, undefined included (as the closures).
-		if pv, ok := u.paramLocal(rhs); ok {
-			a := f.local(i32)
-			u.wrote(dst)
-			dst.push(u)
-			f.tee(a)
-			u.dirty(dst, int32(a), 1)
-			f.get(pv)
-			f.i64Store(0)
-			return
-		}
+	// A symbolic value is copied raw, undefined included (as the
+	// closures), a defined one range-checked.
+	raw := rt.Addressable && isSymbolic(dst.typ) && isSymbolic(rt.Type)
+	pv, isParam := u.paramLocal(rhs)
+	if raw && !isParam {
 		u.copyAggregate(dst, u.place(rhs), dst.typ, rt.Type, pos)
 		return
 	}
@@ -220,9 +224,15 @@ func (u *unit) assign(dst place, rhs murphi.Expr, pos murphi.Pos) {
 	dst.push(u)
 	f.set(a)
 	u.dirty(dst, int32(a), 1)
-	u.expr(rhs)
-	f.set(v)
-	u.storeCheck(dst.typ, rt.Type, v, pos)
+	if raw {
+		f.get(pv)
+		f.set(v)
+		u.checkDefined(dst.typ, rt.Type, v, pos)
+	} else {
+		u.expr(rhs)
+		f.set(v)
+		u.storeCheck(dst.typ, rt.Type, v, pos)
+	}
 	f.get(a)
 	f.get(v)
 	f.i64Store(0)
@@ -707,14 +717,7 @@ func (u *unit) callProc(x *murphi.CallExpr, d *murphi.ProcDecl, res *place) {
 				f.i64Load(0)
 			}
 			f.set(v)
-			if needsCheck(obj.Type, tv.Type) {
-				f.get(v)
-				f.i64Const(undef)
-				f.i64Ne()
-				f.if_()
-				u.storeCheck(obj.Type, tv.Type, v, a.Pos())
-				f.end()
-			}
+			u.checkDefined(obj.Type, tv.Type, v, a.Pos())
 			continue
 		}
 		u.expr(a)
