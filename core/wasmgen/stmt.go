@@ -4,7 +4,6 @@ package wasmgen
 
 import (
 	"math"
-	"slices"
 
 	"github.com/locus-mc/locus/core/compile"
 	"github.com/locus-mc/locus/core/murphi"
@@ -831,8 +830,13 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	}
 	k := uint32(0)
 	var undo []func()
-	var stored []uint32 // the value parameters whose frame slots are read
-	var slots []place
+	// The value parameters' frame slots, each written on entry if read.
+	type paramSlot struct {
+		local uint32
+		at    place
+		read  bool
+	}
+	var slots []*paramSlot
 	for _, prm := range d.Params {
 		for _, nm := range prm.Names {
 			i := k
@@ -843,14 +847,12 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 			if byValue(nm.Obj) {
 				// Its frame slot, for the places that need an address,
 				// is written on entry if any does (see below).
-				at := u.frame(u.alloc(1), nm.Obj.Type)
-				pl := at
+				ps := &paramSlot{local: i, at: u.frame(u.alloc(1), nm.Obj.Type)}
+				slots = append(slots, ps)
+				pl := ps.at
 				pl.dyn = func(u *unit) {
-					if !slices.Contains(stored, i) {
-						stored = append(stored, i)
-						slots = append(slots, at)
-					}
-					at.dyn(u)
+					ps.read = true
+					ps.at.dyn(u)
 				}
 				undo = append(undo, u.bind(nm.Obj, binding{kind: bPlace, pl: pl, pv: &paramVal{lf: f, local: i}}))
 				continue
@@ -870,15 +872,15 @@ func (g *gen) procFunc(d *murphi.ProcDecl, state uint32) *procFn {
 	for i := len(undo) - 1; i >= 0; i-- {
 		undo[i]()
 	}
-	if len(stored) > 0 {
-		prepend(f, func() {
-			for k, i := range stored {
-				slots[k].dyn(u)
-				f.get(i)
+	prepend(f, func() {
+		for _, ps := range slots {
+			if ps.read {
+				ps.at.dyn(u)
+				f.get(ps.local)
 				f.i64Store(0)
 			}
-		})
-	}
+		}
+	})
 	pf.frame, pf.steps, pf.writes, pf.writesAll, pf.assumes = u.frameMax, u.steps, u.writes, u.writesAll, u.assumes
 	if pf.recursive {
 		if pf.assumes {

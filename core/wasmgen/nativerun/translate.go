@@ -66,12 +66,12 @@ type label struct {
 	sets []resultSet
 }
 
-// resultSet is a line that sets a block's result to e: format holds the
-// assignment's place (%s), written when the block ends.
+// resultSet is a line that sets a block's result to e, written when the
+// block ends: the assignment, between before and after (a br_if's test).
 type resultSet struct {
-	line   int
-	e      entry
-	format string
+	line          int
+	e             entry
+	before, after string
 }
 
 type funcWriter struct {
@@ -286,17 +286,17 @@ func (f *funcWriter) leave(l *label) {
 	f.stack = f.stack[:len(f.stack)-1]
 	f.flush()
 	f.stack = append(f.stack, top)
-	f.resultLine(l, "%s")
+	f.resultLine(l, "", "")
 }
 
-// resultLine records a line, format around the assignment, that sets l's
-// result to the top of the stack.
-func (f *funcWriter) resultLine(l *label, format string) {
+// resultLine records a line that sets l's result to the top of the
+// stack, the assignment between before and after.
+func (f *funcWriter) resultLine(l *label, before, after string) {
 	e := f.stack[len(f.stack)-1]
 	if e.t != l.result {
 		panic(fmt.Errorf("a block result of the wrong type"))
 	}
-	l.sets = append(l.sets, resultSet{len(f.lines), e, format})
+	l.sets = append(l.sets, resultSet{len(f.lines), e, before, after})
 	f.lines = append(f.lines, "")
 }
 
@@ -325,10 +325,10 @@ func (f *funcWriter) endResult(l *label) entry {
 			x = s.e.expr
 		case isBool:
 			x = fmt.Sprint(s.e.val == 1)
-		case x == v && s.format == "%s":
+		case x == v && s.before == "":
 			continue // the value is in the result's slot already
 		}
-		f.lines[s.line] = "\t" + fmt.Sprintf(s.format, v+" = "+x)
+		f.lines[s.line] = "\t" + s.before + v + " = " + x + s.after
 	}
 	return entry{t: l.result, expr: v, kind: kVar, isBool: isBool}
 }
@@ -441,7 +441,7 @@ func (f *funcWriter) body(r *reader) {
 			c := f.popT(tI32)
 			f.flush()
 			if l.op != 0x03 && l.result != 0 {
-				f.resultLine(l, fmt.Sprintf("if %s {\n\t\t%%s\n\t\tgoto L%d\n\t}", strings.ReplaceAll(cond(c), "%", "%%"), l.id))
+				f.resultLine(l, "if "+cond(c)+" {\n\t\t", fmt.Sprintf("\n\t\tgoto L%d\n\t}", l.id))
 			} else {
 				f.emit("if %s {\n\t\tgoto L%d\n\t}", cond(c), l.id)
 			}
